@@ -1,0 +1,58 @@
+{
+  "variables": {
+    "core_sources": [
+      "csrc/error.c",
+      "csrc/policy.c",
+      "csrc/resolve.c",
+      "csrc/policy_argv.c",
+      "csrc/probe.c"
+    ],
+    "strict_cflags": ["-std=c11", "-Wall", "-Wextra", "-Werror", "-D_GNU_SOURCE", "-fvisibility=hidden"]
+  },
+  "targets": [
+    {
+      "target_name": "sandy",
+      "sources": [
+        "csrc/addon.c",
+        "csrc/policy_json.c",
+        "<@(core_sources)"
+      ],
+      "cflags_c": ["<@(strict_cflags)"],
+      "libraries": ["-lcjson"],
+      "conditions": [
+        ["OS=='linux'", {"sources": ["csrc/linux/probe.c"]}],
+        ["OS=='mac'", {
+          "sources": ["csrc/darwin/probe.c", "csrc/darwin/seatbelt.c"],
+          "xcode_settings": {"OTHER_CFLAGS": ["<@(strict_cflags)"]}
+        }]
+      ]
+    },
+    {
+      "target_name": "sandy-launcher",
+      "type": "executable",
+      "sources": [
+        "csrc/launcher.c",
+        "<@(core_sources)"
+      ],
+      "cflags_c": ["<@(strict_cflags)"],
+      "conditions": [
+        ["OS=='linux'", {
+          "sources": [
+            "csrc/linux/probe.c",
+            "csrc/linux/apply.c",
+            "csrc/linux/namespaces.c",
+            "csrc/linux/mount_view.c",
+            "csrc/linux/landlock.c",
+            "csrc/linux/seccomp.c"
+          ],
+          "ldflags": ["-static"],
+          "libraries": ["-l:libseccomp.a"]
+        }],
+        ["OS=='mac'", {
+          "sources": ["csrc/darwin/probe.c", "csrc/darwin/seatbelt.c"],
+          "xcode_settings": {"OTHER_CFLAGS": ["<@(strict_cflags)"]}
+        }]
+      ]
+    }
+  ]
+}

@@ -1,0 +1,652 @@
+/* N-API glue only: converts values between JS and the core, and throws.
+ * Every N-API call goes through CHECK(), which throws a pending JS error
+ * and returns NULL from the calling function when the call fails. */
+#define NAPI_VERSION 8
+#include <node_api.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "error.h"
+#include "policy.h"
+#include "policy_argv.h"
+#include "policy_json.h"
+#include "probe.h"
+#include "resolve.h"
+
+#define CHECK(call)                                                          \
+	do {                                                                 \
+		if ((call) != napi_ok) {                                     \
+			throw_last_error(env);                               \
+			return NULL;                                         \
+		}                                                            \
+	} while (0)
+
+static void throw_last_error(napi_env env)
+{
+	const napi_extended_error_info *info = NULL;
+	bool pending = false;
+
+	napi_is_exception_pending(env, &pending);
+	if (pending)
+		return;
+	napi_get_last_error_info(env, &info);
+	napi_throw_error(env, "ESANDYNAPI",
+			 info && info->error_message ? info->error_message
+						     : "N-API call failed");
+}
+
+/* ---- JS -> C ---------------------------------------------------------- */
+
+static napi_value get_prop(napi_env env, napi_value obj, const char *name)
+{
+	napi_value v;
+
+	CHECK(napi_get_named_property(env, obj, name, &v));
+	return v;
+}
+
+/* A policy path arrives as a Buffer holding its exact bytes (lib/ turns
+ * strings into UTF-8 Buffers after rejecting lone surrogates). */
+static napi_value get_path(napi_env env, napi_value v, const char **bytes,
+			   size_t *len)
+{
+	void *data;
+
+	CHECK(napi_get_buffer_info(env, v, &data, len));
+	*bytes = *len ? data : "";
+	return v;
+}
+
+static napi_value get_bool(napi_env env, napi_value v, bool *out)
+{
+	CHECK(napi_get_value_bool(env, v, out));
+	return v;
+}
+
+static napi_value get_cstring(napi_env env, napi_value v, char *buf,
+			      size_t size)
+{
+	size_t len;
+
+	CHECK(napi_get_value_string_utf8(env, v, buf, size, &len));
+	return v;
+}
+
+static napi_value get_length(napi_env env, napi_value arr, uint32_t *len)
+{
+	CHECK(napi_get_array_length(env, arr, len));
+	return arr;
+}
+
+static napi_value get_element(napi_env env, napi_value arr, uint32_t i)
+{
+	napi_value v;
+
+	CHECK(napi_get_element(env, arr, i, &v));
+	return v;
+}
+
+static napi_value throw_oom(napi_env env)
+{
+	napi_throw_error(env, "ENOMEM", "out of memory");
+	return NULL;
+}
+
+static int word_is(const char *buf, const char *word)
+{
+	return strcmp(buf, word) == 0;
+}
+
+/* Reads one {path, access?, scope?} entry. JS validated the vocabulary, so
+ * an unknown word here is a programming error and throws. */
+static napi_value read_entry(napi_env env, napi_value e, const char **path,
+			     size_t *len, sandy_access *access,
+			     sandy_scope *scope)
+{
+	char word[16];
+	napi_value v = get_prop(env, e, "path");
+
+	if (v == NULL || get_path(env, v, path, len) == NULL)
+		return NULL;
+	if (access != NULL) {
+		v = get_prop(env, e, "access");
+		if (v == NULL || get_cstring(env, v, word, sizeof(word)) == NULL)
+			return NULL;
+		*access = word_is(word, "read_write") ? SANDY_ACCESS_READ_WRITE
+						      : SANDY_ACCESS_READ;
+	}
+	if (scope != NULL) {
+		v = get_prop(env, e, "scope");
+		if (v == NULL || get_cstring(env, v, word, sizeof(word)) == NULL)
+			return NULL;
+		*scope = word_is(word, "subtree") ? SANDY_SCOPE_SUBTREE
+						  : SANDY_SCOPE_EXACT;
+	}
+	return e;
+}
+
+typedef enum section { S_GRANTS, S_EXEC, S_DENY_SUBTREE, S_DENY_WRITE } section;
+
+static int add_entry(sandy_policy *p, section s, const char *path, size_t len,
+		     sandy_access access, sandy_scope scope)
+{
+	switch (s) {
+	case S_GRANTS:
+		return sandy_policy_grant(p, path, len, access, scope);
+	case S_EXEC:
+		return sandy_policy_allow_execute(p, path, len, scope);
+	case S_DENY_SUBTREE:
+		return sandy_policy_deny_subtree(p, path, len);
+	case S_DENY_WRITE:
+		return sandy_policy_deny_write_exact(p, path, len);
+	}
+	return -1;
+}
+
+static napi_value read_section(napi_env env, napi_value obj, const char *name,
+			       section s, sandy_policy *p)
+{
+	napi_value arr = get_prop(env, obj, name);
+	uint32_t n, i;
+
+	if (arr == NULL || get_length(env, arr, &n) == NULL)
+		return NULL;
+	for (i = 0; i < n; i++) {
+		napi_value e = get_element(env, arr, i);
+		const char *path;
+		size_t len;
+		sandy_access access = SANDY_ACCESS_READ;
+		sandy_scope scope = SANDY_SCOPE_EXACT;
+
+		if (e == NULL ||
+		    read_entry(env, e, &path, &len,
+			       s == S_GRANTS ? &access : NULL,
+			       s == S_GRANTS || s == S_EXEC ? &scope : NULL) ==
+			    NULL)
+			return NULL;
+		if (add_entry(p, s, path, len, access, scope) != 0)
+			return throw_oom(env);
+	}
+	return arr;
+}
+
+/* Fills *p (already initialised) from the JS shape lib/policy.js passes. */
+static napi_value read_policy(napi_env env, napi_value obj, sandy_policy *p)
+{
+	char word[16];
+	napi_value v = get_prop(env, obj, "network");
+
+	if (v == NULL || get_cstring(env, v, word, sizeof(word)) == NULL)
+		return NULL;
+	p->network = word_is(word, "allow_all") ? SANDY_NETWORK_ALLOW_ALL
+						: SANDY_NETWORK_BLOCK_ALL;
+	v = get_prop(env, obj, "allowSubprocesses");
+	if (v == NULL || get_bool(env, v, &p->allow_subprocesses) == NULL)
+		return NULL;
+	if (read_section(env, obj, "grants", S_GRANTS, p) == NULL ||
+	    read_section(env, obj, "executableGrants", S_EXEC, p) == NULL ||
+	    read_section(env, obj, "denySubtrees", S_DENY_SUBTREE, p) == NULL ||
+	    read_section(env, obj, "denyWriteExact", S_DENY_WRITE, p) == NULL)
+		return NULL;
+	return obj;
+}
+
+/* ---- C -> JS ---------------------------------------------------------- */
+
+static napi_value make_object(napi_env env)
+{
+	napi_value o;
+
+	CHECK(napi_create_object(env, &o));
+	return o;
+}
+
+static napi_value make_array(napi_env env, size_t n)
+{
+	napi_value a;
+
+	CHECK(napi_create_array_with_length(env, n, &a));
+	return a;
+}
+
+static napi_value make_string(napi_env env, const char *s)
+{
+	napi_value v;
+
+	CHECK(napi_create_string_utf8(env, s, NAPI_AUTO_LENGTH, &v));
+	return v;
+}
+
+static napi_value make_path(napi_env env, const sandy_path *path)
+{
+	napi_value v;
+
+	CHECK(napi_create_string_utf8(env, path->bytes, path->len, &v));
+	return v;
+}
+
+static napi_value make_number(napi_env env, double d)
+{
+	napi_value v;
+
+	CHECK(napi_create_double(env, d, &v));
+	return v;
+}
+
+static napi_value make_bool(napi_env env, bool b)
+{
+	napi_value v;
+
+	CHECK(napi_get_boolean(env, b, &v));
+	return v;
+}
+
+static napi_value set_prop(napi_env env, napi_value obj, const char *name,
+			   napi_value v)
+{
+	if (v == NULL)
+		return NULL;
+	CHECK(napi_set_named_property(env, obj, name, v));
+	return obj;
+}
+
+static napi_value set_element(napi_env env, napi_value arr, uint32_t i,
+			      napi_value v)
+{
+	if (v == NULL)
+		return NULL;
+	CHECK(napi_set_element(env, arr, i, v));
+	return arr;
+}
+
+static const char *access_word(sandy_access a)
+{
+	return a == SANDY_ACCESS_READ_WRITE ? "read_write" : "read";
+}
+
+static const char *scope_word(sandy_scope s)
+{
+	return s == SANDY_SCOPE_SUBTREE ? "subtree" : "exact";
+}
+
+static const char *network_word(sandy_network n)
+{
+	return n == SANDY_NETWORK_ALLOW_ALL ? "allow_all" : "block_all";
+}
+
+/* {path, access?, scope?}: access/scope NULL when the section has none. */
+static napi_value make_entry(napi_env env, napi_value path, const char *access,
+			     const char *scope)
+{
+	napi_value o = make_object(env);
+
+	if (o == NULL || set_prop(env, o, "path", path) == NULL)
+		return NULL;
+	if (access && set_prop(env, o, "access", make_string(env, access)) == NULL)
+		return NULL;
+	if (scope && set_prop(env, o, "scope", make_string(env, scope)) == NULL)
+		return NULL;
+	return o;
+}
+
+static napi_value policy_to_js(napi_env env, const sandy_policy *p)
+{
+	napi_value o = make_object(env), a;
+	size_t i;
+
+	if (o == NULL ||
+	    !set_prop(env, o, "network",
+		      make_string(env, network_word(p->network))) ||
+	    !set_prop(env, o, "allowSubprocesses",
+		      make_bool(env, p->allow_subprocesses)))
+		return NULL;
+	if (!(a = make_array(env, p->n_grants)) ||
+	    !set_prop(env, o, "grants", a))
+		return NULL;
+	for (i = 0; i < p->n_grants; i++)
+		if (!set_element(env, a, i,
+				 make_entry(env, make_path(env, &p->grants[i].path),
+					    access_word(p->grants[i].access),
+					    scope_word(p->grants[i].scope))))
+			return NULL;
+	if (!(a = make_array(env, p->n_exec_grants)) ||
+	    !set_prop(env, o, "executableGrants", a))
+		return NULL;
+	for (i = 0; i < p->n_exec_grants; i++)
+		if (!set_element(env, a, i,
+				 make_entry(env,
+					    make_path(env, &p->exec_grants[i].path),
+					    NULL,
+					    scope_word(p->exec_grants[i].scope))))
+			return NULL;
+	if (!(a = make_array(env, p->n_deny_subtrees)) ||
+	    !set_prop(env, o, "denySubtrees", a))
+		return NULL;
+	for (i = 0; i < p->n_deny_subtrees; i++)
+		if (!set_element(env, a, i, make_path(env, &p->deny_subtrees[i])))
+			return NULL;
+	if (!(a = make_array(env, p->n_deny_write_exact)) ||
+	    !set_prop(env, o, "denyWriteExact", a))
+		return NULL;
+	for (i = 0; i < p->n_deny_write_exact; i++)
+		if (!set_element(env, a, i,
+				 make_path(env, &p->deny_write_exact[i])))
+			return NULL;
+	return o;
+}
+
+static napi_value rdeny_to_js(napi_env env, const sandy_rdeny *d)
+{
+	napi_value o = make_object(env);
+
+	if (o == NULL ||
+	    !set_prop(env, o, "canonical", make_string(env, d->canonical)))
+		return NULL;
+	if (d->lexical && !set_prop(env, o, "lexical", make_string(env, d->lexical)))
+		return NULL;
+	return o;
+}
+
+static napi_value resolved_to_js(napi_env env, const sandy_resolved *r)
+{
+	napi_value o = make_object(env), a;
+	size_t i;
+
+	if (o == NULL || !set_prop(env, o, "cwd", make_string(env, r->cwd)) ||
+	    !set_prop(env, o, "network",
+		      make_string(env, network_word(r->network))) ||
+	    !set_prop(env, o, "allowSubprocesses",
+		      make_bool(env, r->allow_subprocesses)) ||
+	    !set_prop(env, o, "coversCwd",
+		      make_bool(env, sandy_resolved_covers_cwd(r))))
+		return NULL;
+	if (!(a = make_array(env, r->n_grants)) || !set_prop(env, o, "grants", a))
+		return NULL;
+	for (i = 0; i < r->n_grants; i++)
+		if (!set_element(env, a, i,
+				 make_entry(env, make_string(env, r->grants[i].path),
+					    access_word(r->grants[i].access),
+					    scope_word(r->grants[i].scope))))
+			return NULL;
+	if (!(a = make_array(env, r->n_execs)) ||
+	    !set_prop(env, o, "executableGrants", a))
+		return NULL;
+	for (i = 0; i < r->n_execs; i++)
+		if (!set_element(env, a, i,
+				 make_entry(env, make_string(env, r->execs[i].path),
+					    NULL, scope_word(r->execs[i].scope))))
+			return NULL;
+	if (!(a = make_array(env, r->n_deny_subtrees)) ||
+	    !set_prop(env, o, "denySubtrees", a))
+		return NULL;
+	for (i = 0; i < r->n_deny_subtrees; i++)
+		if (!set_element(env, a, i, rdeny_to_js(env, &r->deny_subtrees[i])))
+			return NULL;
+	if (!(a = make_array(env, r->n_deny_write_exact)) ||
+	    !set_prop(env, o, "denyWriteExact", a))
+		return NULL;
+	for (i = 0; i < r->n_deny_write_exact; i++)
+		if (!set_element(env, a, i,
+				 rdeny_to_js(env, &r->deny_write_exact[i])))
+			return NULL;
+	return o;
+}
+
+/* {error: {kind, message}}: lib/ turns it into a SandboxError. */
+static napi_value sandbox_error_to_js(napi_env env, const sandy_error *err)
+{
+	napi_value o = make_object(env), e = make_object(env);
+
+	if (o == NULL || e == NULL ||
+	    !set_prop(env, e, "kind",
+		      make_string(env, sandy_error_kind_name(err->kind))) ||
+	    !set_prop(env, e, "message", make_string(env, err->message)) ||
+	    !set_prop(env, o, "error", e))
+		return NULL;
+	return o;
+}
+
+static napi_value doc_error_to_js(napi_env env, const sandy_doc_error *err)
+{
+	napi_value o = make_object(env), e = make_object(env);
+
+	if (o == NULL || e == NULL ||
+	    !set_prop(env, e, "kind",
+		      make_string(env, sandy_doc_error_kind_name(err->kind))) ||
+	    !set_prop(env, e, "message", make_string(env, err->message)) ||
+	    !set_prop(env, o, "error", e))
+		return NULL;
+	if (err->kind == SANDY_DOC_PARSE &&
+	    (!set_prop(env, e, "line", make_number(env, (double)err->line)) ||
+	     !set_prop(env, e, "column", make_number(env, (double)err->column))))
+		return NULL;
+	if (err->kind == SANDY_DOC_UNSUPPORTED_VERSION &&
+	    !set_prop(env, e, "version", make_number(env, err->version)))
+		return NULL;
+	return o;
+}
+
+/* ---- exported functions ---------------------------------------------- */
+
+static napi_value get_args(napi_env env, napi_callback_info info, size_t want,
+			   napi_value *argv)
+{
+	size_t argc = want;
+
+	CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+	if (argc < want) {
+		napi_throw_type_error(env, "ESANDYARGS", "missing argument");
+		return NULL;
+	}
+	return argv[0];
+}
+
+/* parsePolicyJson(buffer) -> {policy} | {error} */
+static napi_value parse_policy_json(napi_env env, napi_callback_info info)
+{
+	napi_value argv[1], out, result;
+	void *data;
+	size_t len;
+	sandy_policy p;
+	sandy_doc_error err;
+
+	if (get_args(env, info, 1, argv) == NULL)
+		return NULL;
+	CHECK(napi_get_buffer_info(env, argv[0], &data, &len));
+	if (sandy_policy_from_json(len ? data : (const void *)"", len, &p,
+				   &err) != 0)
+		return doc_error_to_js(env, &err);
+	out = make_object(env);
+	result = out ? set_prop(env, out, "policy", policy_to_js(env, &p)) : NULL;
+	sandy_policy_free(&p);
+	return result;
+}
+
+/* Shared by resolve and argv: reads (policy, cwdBuffer|null). */
+static napi_value read_policy_and_cwd(napi_env env, napi_callback_info info,
+				      sandy_policy *p, char **cwd)
+{
+	napi_value argv[2];
+	napi_valuetype t;
+	const char *bytes;
+	size_t len;
+
+	*cwd = NULL;
+	sandy_policy_init(p, SANDY_NETWORK_BLOCK_ALL);
+	if (get_args(env, info, 2, argv) == NULL)
+		return NULL;
+	if (read_policy(env, argv[0], p) == NULL)
+		return NULL;
+	CHECK(napi_typeof(env, argv[1], &t));
+	if (t == napi_null || t == napi_undefined)
+		return argv[0];
+	if (get_path(env, argv[1], &bytes, &len) == NULL)
+		return NULL;
+	if (memchr(bytes, '\0', len) != NULL) {
+		napi_throw_type_error(env, "ESANDYARGS", "cwd contains a NUL byte");
+		return NULL;
+	}
+	*cwd = strndup(bytes, len);
+	if (*cwd == NULL)
+		return throw_oom(env);
+	return argv[0];
+}
+
+/* resolvePolicy(policy, cwd) -> {resolved} | {error} */
+static napi_value resolve_policy(napi_env env, napi_callback_info info)
+{
+	sandy_policy p;
+	sandy_resolved r;
+	sandy_error err;
+	char *cwd;
+	napi_value out = NULL;
+
+	if (read_policy_and_cwd(env, info, &p, &cwd) == NULL) {
+		sandy_policy_free(&p);
+		return NULL;
+	}
+	if (sandy_resolve(&p, cwd, &r, &err) != 0) {
+		out = sandbox_error_to_js(env, &err);
+	} else {
+		out = make_object(env);
+		if (out)
+			out = set_prop(env, out, "resolved",
+				       resolved_to_js(env, &r));
+		sandy_resolved_free(&r);
+	}
+	free(cwd);
+	sandy_policy_free(&p);
+	return out;
+}
+
+/* policyArgv(policy, cwd) -> string[] (the launcher words after its path) */
+static napi_value policy_argv(napi_env env, napi_callback_info info)
+{
+	sandy_policy p;
+	char *cwd;
+	char **words = NULL;
+	size_t n = 0, i;
+	napi_value arr = NULL;
+
+	if (read_policy_and_cwd(env, info, &p, &cwd) != NULL) {
+		words = sandy_policy_to_argv(&p, cwd ? cwd : "/", &n);
+		if (words == NULL)
+			throw_oom(env);
+		else
+			arr = make_array(env, n);
+		for (i = 0; arr != NULL && i < n; i++)
+			arr = set_element(env, arr, i,
+					  make_string(env, words[i]));
+	}
+	sandy_argv_free(words);
+	free(cwd);
+	sandy_policy_free(&p);
+	return arr;
+}
+
+static napi_value make_null(napi_env env)
+{
+	napi_value v;
+
+	CHECK(napi_get_null(env, &v));
+	return v;
+}
+
+static napi_value verdict_to_js(napi_env env, const sandy_backend_verdict *v)
+{
+	napi_value o = make_object(env);
+
+	if (o == NULL || !set_prop(env, o, "usable", make_bool(env, v->usable)) ||
+	    !set_prop(env, o, "enforcement",
+		      v->usable ? make_string(env, v->enforcement)
+				: make_null(env)) ||
+	    !set_prop(env, o, "reason", make_string(env, v->reason)))
+		return NULL;
+	return o;
+}
+
+static napi_value probe(napi_env env, napi_callback_info info)
+{
+	sandy_probe_report r;
+	napi_value o = make_object(env), backends = make_object(env);
+	int i;
+
+	(void)info;
+	sandy_probe_run(&r);
+	if (o == NULL || backends == NULL ||
+	    !set_prop(env, o, "platform", make_string(env, r.platform)) ||
+	    !set_prop(env, o, "kernelRelease",
+		      make_string(env, r.kernel_release)) ||
+	    !set_prop(env, o, "landlockAbi", make_number(env, r.landlock_abi)) ||
+	    !set_prop(env, o, "landlockErrata",
+		      make_number(env, r.landlock_errata)) ||
+	    !set_prop(env, o, "userNamespaces",
+		      make_bool(env, r.user_namespaces)) ||
+	    !set_prop(env, o, "userNamespacesDetail",
+		      make_string(env, r.user_namespaces_detail)) ||
+	    !set_prop(env, o, "mountApi", make_bool(env, r.mount_api)) ||
+	    !set_prop(env, o, "openat2", make_bool(env, r.openat2)) ||
+	    !set_prop(env, o, "seccompFilter",
+		      make_bool(env, r.seccomp_filter)) ||
+	    !set_prop(env, o, "noNewPrivs", make_bool(env, r.no_new_privs)) ||
+	    !set_prop(env, o, "sandboxExec", make_bool(env, r.sandbox_exec)))
+		return NULL;
+	if (!set_prop(env, o, "bwrap", make_object(env)))
+		return NULL;
+	{
+		napi_value b = get_prop(env, o, "bwrap");
+
+		if (b == NULL ||
+		    !set_prop(env, b, "found", make_bool(env, r.bwrap_found)) ||
+		    !set_prop(env, b, "path", make_string(env, r.bwrap_path)) ||
+		    !set_prop(env, b, "version",
+			      make_string(env, r.bwrap_version)) ||
+		    !set_prop(env, b, "works", make_bool(env, r.bwrap_works)) ||
+		    !set_prop(env, b, "detail",
+			      make_string(env, r.bwrap_detail)))
+			return NULL;
+	}
+	for (i = 0; i < SANDY_BACKEND_COUNT; i++)
+		if (!set_prop(env, backends, sandy_backend_name(i),
+			      verdict_to_js(env, &r.backends[i])))
+			return NULL;
+	return set_prop(env, o, "backends", backends);
+}
+
+static napi_value limits(napi_env env, napi_callback_info info)
+{
+	napi_value o = make_object(env);
+
+	(void)info;
+	if (o == NULL ||
+	    !set_prop(env, o, "documentBytes", make_number(env, SANDY_DOC_MAX_BYTES)) ||
+	    !set_prop(env, o, "sectionEntries",
+		      make_number(env, SANDY_SECTION_MAX_ENTRIES)) ||
+	    !set_prop(env, o, "effectiveRules",
+		      make_number(env, SANDY_EFFECTIVE_RULES_MAX)) ||
+	    !set_prop(env, o, "pathBytes", make_number(env, SANDY_PATH_MAX_BYTES)))
+		return NULL;
+	return o;
+}
+
+static napi_value init(napi_env env, napi_value exports)
+{
+	static const napi_property_descriptor fns[] = {
+		{"parsePolicyJson", NULL, parse_policy_json, NULL, NULL, NULL,
+		 napi_enumerable, NULL},
+		{"resolvePolicy", NULL, resolve_policy, NULL, NULL, NULL,
+		 napi_enumerable, NULL},
+		{"policyArgv", NULL, policy_argv, NULL, NULL, NULL,
+		 napi_enumerable, NULL},
+		{"probe", NULL, probe, NULL, NULL, NULL, napi_enumerable, NULL},
+		{"limits", NULL, limits, NULL, NULL, NULL, napi_enumerable,
+		 NULL},
+	};
+
+	CHECK(napi_define_properties(env, exports, sizeof(fns) / sizeof(fns[0]),
+				     fns));
+	return exports;
+}
+
+NAPI_MODULE(NODE_GYP_MODULE_NAME, init)

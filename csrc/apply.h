@@ -1,0 +1,21 @@
+/* Platform enforcement of a resolved policy on the calling process.
+ * Preparation errors leave the process unchanged; an enforcement error can
+ * leave it partly restricted, so the caller must exit without running
+ * anything. */
+#ifndef SANDY_APPLY_H
+#define SANDY_APPLY_H
+
+#include "error.h"
+#include "resolve.h"
+
+typedef enum sandy_apply_level {
+	/* namespaces + descriptor-built view + Landlock + seccomp */
+	SANDY_APPLY_FULL = 0,
+	/* Landlock + seccomp only, for hosts without user namespaces */
+	SANDY_APPLY_LANDLOCK_ONLY,
+} sandy_apply_level;
+
+int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
+		sandy_error *err);
+
+#endif

@@ -1,0 +1,1 @@
+/* Seatbelt profile generation: later work. */

@@ -1,0 +1,50 @@
+/* Errors of the core. A message never contains policy contents (paths, key
+ * values): it names the phase and, at most, the section and index of the
+ * offending entry, so that it can be shown, logged and sent anywhere. */
+#ifndef SANDY_ERROR_H
+#define SANDY_ERROR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Sandy's ErrorKind, in the seed's order. */
+typedef enum sandy_error_kind {
+	SANDY_OK = 0,
+	SANDY_ERR_UNSUPPORTED,
+	SANDY_ERR_INVALID_POLICY,
+	SANDY_ERR_PREPARATION_FAILED,
+	SANDY_ERR_ENFORCEMENT_FAILED,
+} sandy_error_kind;
+
+typedef struct sandy_error {
+	sandy_error_kind kind;
+	char message[256];
+} sandy_error;
+
+/* Sets *err (when err is non-NULL) and returns -1, so callers can write
+ * `return sandy_fail(err, ...)`. */
+int sandy_fail(sandy_error *err, sandy_error_kind kind, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+const char *sandy_error_kind_name(sandy_error_kind kind);
+
+/* PolicyDocumentError of the seed. */
+typedef enum sandy_doc_error_kind {
+	SANDY_DOC_OK = 0,
+	SANDY_DOC_TOO_LARGE,
+	SANDY_DOC_PARSE,
+	SANDY_DOC_UNSUPPORTED_VERSION,
+	SANDY_DOC_TOO_MANY_CAPABILITIES,
+} sandy_doc_error_kind;
+
+typedef struct sandy_doc_error {
+	sandy_doc_error_kind kind;
+	size_t line;      /* 1-based, SANDY_DOC_PARSE only */
+	size_t column;    /* 1-based, in bytes, SANDY_DOC_PARSE only */
+	uint32_t version; /* SANDY_DOC_UNSUPPORTED_VERSION only */
+	char message[160];
+} sandy_doc_error;
+
+const char *sandy_doc_error_kind_name(sandy_doc_error_kind kind);
+
+#endif

@@ -1,0 +1,1 @@
+/* filled in by the Linux launcher work (issue 3) */

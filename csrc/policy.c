@@ -1,0 +1,114 @@
+#include "policy.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void sandy_policy_init(sandy_policy *p, sandy_network network)
+{
+	memset(p, 0, sizeof(*p));
+	p->network = network;
+}
+
+static void path_free(sandy_path *path)
+{
+	free(path->bytes);
+	path->bytes = NULL;
+	path->len = 0;
+}
+
+void sandy_policy_free(sandy_policy *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n_grants; i++)
+		path_free(&p->grants[i].path);
+	for (i = 0; i < p->n_exec_grants; i++)
+		path_free(&p->exec_grants[i].path);
+	for (i = 0; i < p->n_deny_subtrees; i++)
+		path_free(&p->deny_subtrees[i]);
+	for (i = 0; i < p->n_deny_write_exact; i++)
+		path_free(&p->deny_write_exact[i]);
+	free(p->grants);
+	free(p->exec_grants);
+	free(p->deny_subtrees);
+	free(p->deny_write_exact);
+	memset(p, 0, sizeof(*p));
+}
+
+static int path_copy(sandy_path *dst, const char *src, size_t len)
+{
+	dst->bytes = malloc(len + 1);
+	if (dst->bytes == NULL)
+		return -1;
+	memcpy(dst->bytes, src, len);
+	dst->bytes[len] = '\0';
+	dst->len = len;
+	return 0;
+}
+
+/* Grows *array by one element of elem_size bytes; returns the new slot. */
+static void *append_slot(void **array, size_t *count, size_t elem_size)
+{
+	void *grown = realloc(*array, (*count + 1) * elem_size);
+
+	if (grown == NULL)
+		return NULL;
+	*array = grown;
+	return (char *)grown + (*count)++ * elem_size;
+}
+
+int sandy_policy_grant(sandy_policy *p, const char *path, size_t len,
+		       sandy_access access, sandy_scope scope)
+{
+	sandy_grant *g = append_slot((void **)&p->grants, &p->n_grants,
+				     sizeof(*g));
+
+	if (g == NULL)
+		return -1;
+	g->access = access;
+	g->scope = scope;
+	if (path_copy(&g->path, path, len) == 0)
+		return 0;
+	p->n_grants--;
+	return -1;
+}
+
+int sandy_policy_allow_execute(sandy_policy *p, const char *path, size_t len,
+			       sandy_scope scope)
+{
+	sandy_exec_grant *g = append_slot((void **)&p->exec_grants,
+					  &p->n_exec_grants, sizeof(*g));
+
+	if (g == NULL)
+		return -1;
+	g->scope = scope;
+	if (path_copy(&g->path, path, len) == 0)
+		return 0;
+	p->n_exec_grants--;
+	return -1;
+}
+
+static int append_path(sandy_path **array, size_t *count, const char *path,
+		       size_t len)
+{
+	sandy_path *slot = append_slot((void **)array, count, sizeof(*slot));
+
+	if (slot == NULL)
+		return -1;
+	if (path_copy(slot, path, len) == 0)
+		return 0;
+	(*count)--;
+	return -1;
+}
+
+int sandy_policy_deny_subtree(sandy_policy *p, const char *path, size_t len)
+{
+	return append_path(&p->deny_subtrees, &p->n_deny_subtrees, path, len);
+}
+
+int sandy_policy_deny_write_exact(sandy_policy *p, const char *path,
+				  size_t len)
+{
+	return append_path(&p->deny_write_exact, &p->n_deny_write_exact, path,
+			   len);
+}

@@ -1,0 +1,73 @@
+/* The Sandy policy model: caller intent only. Building a policy never touches
+ * the filesystem; resolve.h turns it into effective rules. */
+#ifndef SANDY_POLICY_H
+#define SANDY_POLICY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Documented bounds (README.md, "Limits"). */
+#define SANDY_DOC_MAX_BYTES 65536u        /* one more byte is TooLarge */
+#define SANDY_SECTION_MAX_ENTRIES 256u    /* per document section */
+#define SANDY_EFFECTIVE_RULES_MAX 1024u   /* after resolution, all kinds */
+#define SANDY_PATH_MAX_BYTES 4095u        /* a path, before and after resolution */
+
+typedef enum sandy_access {
+	SANDY_ACCESS_READ = 1,
+	SANDY_ACCESS_READ_WRITE = 2,
+} sandy_access;
+
+typedef enum sandy_scope {
+	SANDY_SCOPE_EXACT = 1,
+	SANDY_SCOPE_SUBTREE = 2,
+} sandy_scope;
+
+typedef enum sandy_network {
+	SANDY_NETWORK_ALLOW_ALL = 1,
+	SANDY_NETWORK_BLOCK_ALL = 2,
+} sandy_network;
+
+/* Paths carry their length: a path with an embedded NUL byte is kept as
+ * given so that resolution can reject it instead of silently truncating. */
+typedef struct sandy_path {
+	char *bytes; /* NUL-terminated copy; may contain earlier NULs */
+	size_t len;
+} sandy_path;
+
+typedef struct sandy_grant {
+	sandy_path path;
+	sandy_access access;
+	sandy_scope scope;
+} sandy_grant;
+
+typedef struct sandy_exec_grant {
+	sandy_path path;
+	sandy_scope scope;
+} sandy_exec_grant;
+
+typedef struct sandy_policy {
+	sandy_network network;
+	bool allow_subprocesses;
+	sandy_grant *grants;
+	size_t n_grants;
+	sandy_exec_grant *exec_grants;
+	size_t n_exec_grants;
+	sandy_path *deny_subtrees;
+	size_t n_deny_subtrees;
+	sandy_path *deny_write_exact;
+	size_t n_deny_write_exact;
+} sandy_policy;
+
+void sandy_policy_init(sandy_policy *p, sandy_network network);
+void sandy_policy_free(sandy_policy *p);
+
+/* Builders. Each copies the path; returns 0, or -1 when out of memory. */
+int sandy_policy_grant(sandy_policy *p, const char *path, size_t len,
+		       sandy_access access, sandy_scope scope);
+int sandy_policy_allow_execute(sandy_policy *p, const char *path, size_t len,
+			       sandy_scope scope);
+int sandy_policy_deny_subtree(sandy_policy *p, const char *path, size_t len);
+int sandy_policy_deny_write_exact(sandy_policy *p, const char *path,
+				  size_t len);
+
+#endif

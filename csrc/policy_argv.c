@@ -1,0 +1,227 @@
+#include "policy_argv.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- encoding --------------------------------------------------------- */
+
+typedef struct word_list {
+	char **words;
+	size_t n, cap;
+	int failed;
+} word_list;
+
+static void push(word_list *w, const char *s, size_t len)
+{
+	char *copy;
+
+	if (w->failed)
+		return;
+	if (memchr(s, '\0', len) != NULL) {
+		w->failed = 1; /* a word cannot carry a NUL through execve */
+		return;
+	}
+	if (w->n + 2 > w->cap) {
+		size_t cap = w->cap ? w->cap * 2 : 16;
+		char **grown = realloc(w->words, cap * sizeof(*grown));
+
+		if (grown == NULL) {
+			w->failed = 1;
+			return;
+		}
+		w->words = grown;
+		w->cap = cap;
+	}
+	copy = strndup(s, len);
+	if (copy == NULL) {
+		w->failed = 1;
+		return;
+	}
+	w->words[w->n++] = copy;
+	w->words[w->n] = NULL;
+}
+
+static void push_word(word_list *w, const char *s)
+{
+	push(w, s, strlen(s));
+}
+
+static const char *access_word(sandy_access a)
+{
+	return a == SANDY_ACCESS_READ_WRITE ? "read_write" : "read";
+}
+
+static const char *scope_word(sandy_scope s)
+{
+	return s == SANDY_SCOPE_SUBTREE ? "subtree" : "exact";
+}
+
+char **sandy_policy_to_argv(const sandy_policy *p, const char *cwd,
+			    size_t *count)
+{
+	word_list w = {0};
+	size_t i;
+
+	push_word(&w, SANDY_ARGV_MAGIC);
+	push_word(&w, "--network");
+	push_word(&w, p->network == SANDY_NETWORK_ALLOW_ALL ? "allow_all"
+							    : "block_all");
+	if (p->allow_subprocesses)
+		push_word(&w, "--subprocesses");
+	for (i = 0; i < p->n_grants; i++) {
+		push_word(&w, "--grant");
+		push_word(&w, access_word(p->grants[i].access));
+		push_word(&w, scope_word(p->grants[i].scope));
+		push(&w, p->grants[i].path.bytes, p->grants[i].path.len);
+	}
+	for (i = 0; i < p->n_exec_grants; i++) {
+		push_word(&w, "--execute");
+		push_word(&w, scope_word(p->exec_grants[i].scope));
+		push(&w, p->exec_grants[i].path.bytes,
+		     p->exec_grants[i].path.len);
+	}
+	for (i = 0; i < p->n_deny_subtrees; i++) {
+		push_word(&w, "--deny-subtree");
+		push(&w, p->deny_subtrees[i].bytes, p->deny_subtrees[i].len);
+	}
+	for (i = 0; i < p->n_deny_write_exact; i++) {
+		push_word(&w, "--deny-write-exact");
+		push(&w, p->deny_write_exact[i].bytes,
+		     p->deny_write_exact[i].len);
+	}
+	push_word(&w, "--cwd");
+	push_word(&w, cwd);
+	if (w.failed) {
+		sandy_argv_free(w.words);
+		return NULL;
+	}
+	*count = w.n;
+	return w.words;
+}
+
+void sandy_argv_free(char **words)
+{
+	size_t i;
+
+	if (words == NULL)
+		return;
+	for (i = 0; words[i] != NULL; i++)
+		free(words[i]);
+	free(words);
+}
+
+/* ---- decoding --------------------------------------------------------- */
+
+static int parse_access(const char *s, sandy_access *a)
+{
+	if (strcmp(s, "read") == 0)
+		*a = SANDY_ACCESS_READ;
+	else if (strcmp(s, "read_write") == 0)
+		*a = SANDY_ACCESS_READ_WRITE;
+	else
+		return -1;
+	return 0;
+}
+
+static int parse_scope(const char *s, sandy_scope *sc)
+{
+	if (strcmp(s, "exact") == 0)
+		*sc = SANDY_SCOPE_EXACT;
+	else if (strcmp(s, "subtree") == 0)
+		*sc = SANDY_SCOPE_SUBTREE;
+	else
+		return -1;
+	return 0;
+}
+
+static int bad(sandy_error *err, const char *why)
+{
+	return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+			  "malformed launcher arguments: %s", why);
+}
+
+/* Consumes one option at argv[*i]; returns 0, 1 at "--", or -1. */
+static int parse_option(int argc, char *const argv[], int *i, sandy_policy *p,
+			char **cwd, sandy_error *err)
+{
+	const char *opt = argv[*i];
+	int left = argc - *i - 1;
+	sandy_access a;
+	sandy_scope s;
+	int rc = 0;
+
+	if (strcmp(opt, "--") == 0)
+		return 1;
+	if (strcmp(opt, "--subprocesses") == 0) {
+		p->allow_subprocesses = true;
+	} else if (strcmp(opt, "--network") == 0 && left >= 1) {
+		const char *n = argv[++*i];
+
+		if (strcmp(n, "allow_all") == 0)
+			p->network = SANDY_NETWORK_ALLOW_ALL;
+		else if (strcmp(n, "block_all") == 0)
+			p->network = SANDY_NETWORK_BLOCK_ALL;
+		else
+			return bad(err, "unknown network word");
+	} else if (strcmp(opt, "--grant") == 0 && left >= 3) {
+		if (parse_access(argv[*i + 1], &a) || parse_scope(argv[*i + 2], &s))
+			return bad(err, "unknown grant word");
+		rc = sandy_policy_grant(p, argv[*i + 3], strlen(argv[*i + 3]), a, s);
+		*i += 3;
+	} else if (strcmp(opt, "--execute") == 0 && left >= 2) {
+		if (parse_scope(argv[*i + 1], &s))
+			return bad(err, "unknown scope word");
+		rc = sandy_policy_allow_execute(p, argv[*i + 2],
+						strlen(argv[*i + 2]), s);
+		*i += 2;
+	} else if (strcmp(opt, "--deny-subtree") == 0 && left >= 1) {
+		++*i;
+		rc = sandy_policy_deny_subtree(p, argv[*i], strlen(argv[*i]));
+	} else if (strcmp(opt, "--deny-write-exact") == 0 && left >= 1) {
+		++*i;
+		rc = sandy_policy_deny_write_exact(p, argv[*i], strlen(argv[*i]));
+	} else if (strcmp(opt, "--cwd") == 0 && left >= 1 && *cwd == NULL) {
+		*cwd = strdup(argv[++*i]);
+		rc = *cwd == NULL ? -1 : 0;
+	} else {
+		return bad(err, "unknown or incomplete option");
+	}
+	if (rc != 0)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "out of memory");
+	return 0;
+}
+
+int sandy_policy_from_argv(int argc, char *const argv[], sandy_policy *out,
+			   char **cwd, int *target, sandy_error *err)
+{
+	int i, rc = -1;
+
+	sandy_policy_init(out, 0);
+	*cwd = NULL;
+	if (argc < 1 || strcmp(argv[0], SANDY_ARGV_MAGIC) != 0) {
+		bad(err, "missing version word");
+		goto fail;
+	}
+	for (i = 1; i < argc; i++) {
+		rc = parse_option(argc, argv, &i, out, cwd, err);
+		if (rc != 0)
+			break;
+	}
+	if (rc != 1) {
+		if (rc == 0)
+			bad(err, "missing \"--\"");
+		goto fail;
+	}
+	if (out->network == 0 || *cwd == NULL) {
+		bad(err, "missing --network or --cwd");
+		goto fail;
+	}
+	*target = i + 1;
+	return 0;
+fail:
+	sandy_policy_free(out);
+	free(*cwd);
+	*cwd = NULL;
+	return -1;
+}

@@ -1,0 +1,56 @@
+/* Resolution: the step apply performs before any enforcement. One working
+ * directory snapshot; every path must exist; grants use the canonical
+ * target; denies keep the safe lexical and the canonical spelling. */
+#ifndef SANDY_RESOLVE_H
+#define SANDY_RESOLVE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "error.h"
+#include "policy.h"
+
+typedef struct sandy_rgrant {
+	char *path; /* canonical, absolute, UTF-8 */
+	sandy_access access;
+	sandy_scope scope;
+} sandy_rgrant;
+
+typedef struct sandy_rexec {
+	char *path; /* canonical */
+	sandy_scope scope;
+} sandy_rexec;
+
+typedef struct sandy_rdeny {
+	char *canonical; /* the object the path names after following links */
+	char *lexical;   /* parent canonical + final component as written;
+			  * NULL when it equals canonical */
+} sandy_rdeny;
+
+typedef struct sandy_resolved {
+	char *cwd; /* canonical snapshot */
+	sandy_network network;
+	bool allow_subprocesses;
+	sandy_rgrant *grants;
+	size_t n_grants;
+	sandy_rexec *execs;
+	size_t n_execs;
+	sandy_rdeny *deny_subtrees;
+	size_t n_deny_subtrees;
+	sandy_rdeny *deny_write_exact;
+	size_t n_deny_write_exact;
+} sandy_resolved;
+
+/* Resolves p against cwd (an absolute directory; NULL means getcwd()).
+ * Returns 0 and fills *out, or -1 with err->kind SANDY_ERR_INVALID_POLICY
+ * (or SANDY_ERR_PREPARATION_FAILED for resource failures); *out is then
+ * empty. */
+int sandy_resolve(const sandy_policy *p, const char *cwd, sandy_resolved *out,
+		  sandy_error *err);
+void sandy_resolved_free(sandy_resolved *r);
+
+/* True when the resolved grants cover r->cwd and no deny hides it: the
+ * Linux view contains only granted paths. */
+bool sandy_resolved_covers_cwd(const sandy_resolved *r);
+
+#endif

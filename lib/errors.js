@@ -1,0 +1,29 @@
+'use strict'
+// Error classes. Messages name a phase or a document position, never a
+// policy value (no paths, no key values).
+
+const DOCUMENT_ERROR_KINDS = Object.freeze(['TooLarge', 'Parse', 'UnsupportedVersion', 'TooManyCapabilities'])
+const SANDBOX_ERROR_KINDS = Object.freeze(['Unsupported', 'InvalidPolicy', 'PreparationFailed', 'EnforcementFailed'])
+
+class PolicyDocumentError extends Error {
+  constructor ({ kind, line, column, version, message }) {
+    super(`invalid policy document (${kind}): ${message}`)
+    this.name = 'PolicyDocumentError'
+    this.kind = kind
+    if (kind === 'Parse') {
+      this.line = line
+      this.column = column
+    }
+    if (kind === 'UnsupportedVersion') this.version = version
+  }
+}
+
+class SandboxError extends Error {
+  constructor (kind, message) {
+    super(`${kind}: ${message}`)
+    this.name = 'SandboxError'
+    this.kind = kind
+  }
+}
+
+module.exports = { PolicyDocumentError, SandboxError, DOCUMENT_ERROR_KINDS, SANDBOX_ERROR_KINDS }

@@ -1,0 +1,180 @@
+'use strict'
+// The Sandy policy model: intent only. Builders never touch the filesystem;
+// they return a new frozen policy and leave the receiver as it was, so a
+// policy shared between callers cannot be widened behind their backs.
+const path = require('node:path')
+const { addon } = require('./binding')
+const { PolicyDocumentError, SandboxError } = require('./errors')
+
+const AccessMode = Object.freeze({ Read: 'read', ReadWrite: 'read_write' })
+const PathScope = Object.freeze({ Exact: 'exact', Subtree: 'subtree' })
+const NetworkPolicy = Object.freeze({ AllowAll: 'allow_all', BlockAll: 'block_all' })
+
+const SCHEMA_VERSION = 1
+
+function oneOf (value, enumeration, what) {
+  if (!Object.values(enumeration).includes(value)) {
+    throw new TypeError(`${what} must be one of ${Object.values(enumeration).join(', ')}`)
+  }
+  return value
+}
+
+// A path is a string or a Buffer of its exact bytes. Its contents are only
+// checked when the policy is resolved (intent is recorded as given).
+function checkPath (p, what) {
+  if (typeof p === 'string') return p
+  if (Buffer.isBuffer(p)) return Buffer.from(p)
+  throw new TypeError(`${what} must be a string or a Buffer`)
+}
+
+// The exact bytes the core sees. A string with a lone surrogate has no
+// UTF-8 form: converting it would silently name another path.
+function pathBytes (p, where) {
+  if (Buffer.isBuffer(p)) return p
+  if (!p.isWellFormed()) throw new SandboxError('InvalidPolicy', `${where}: path is not valid Unicode`)
+  return Buffer.from(p, 'utf8')
+}
+
+function pathText (p, where) {
+  if (typeof p === 'string') return p
+  const text = p.toString('utf8')
+  if (!Buffer.from(text, 'utf8').equals(p)) {
+    throw new SandboxError('InvalidPolicy', `${where}: path is not valid UTF-8 and cannot be written to a document`)
+  }
+  return text
+}
+
+const EMPTY = Object.freeze({
+  network: NetworkPolicy.BlockAll,
+  allowSubprocesses: false,
+  grants: Object.freeze([]),
+  executableGrants: Object.freeze([]),
+  denySubtrees: Object.freeze([]),
+  denyWriteExact: Object.freeze([])
+})
+
+class SandboxPolicy {
+  #state
+
+  constructor (network, state) {
+    const base = state || EMPTY
+    this.#state = Object.freeze({ ...base, network: oneOf(network, NetworkPolicy, 'network') })
+    Object.freeze(this)
+  }
+
+  #with (changes) {
+    return new SandboxPolicy(this.#state.network, { ...this.#state, ...changes })
+  }
+
+  #append (section, entry) {
+    return this.#with({ [section]: Object.freeze([...this.#state[section], Object.freeze(entry)]) })
+  }
+
+  get network () { return this.#state.network }
+  get allowsSubprocesses () { return this.#state.allowSubprocesses }
+
+  grant (p, access, scope) {
+    return this.#append('grants', {
+      path: checkPath(p, 'path'),
+      access: oneOf(access, AccessMode, 'access'),
+      scope: oneOf(scope, PathScope, 'scope')
+    })
+  }
+
+  allowExecute (p, scope) {
+    return this.#append('executableGrants', { path: checkPath(p, 'path'), scope: oneOf(scope, PathScope, 'scope') })
+  }
+
+  allowSubprocesses () {
+    return this.#with({ allowSubprocesses: true })
+  }
+
+  denySubtree (p) {
+    return this.#append('denySubtrees', { path: checkPath(p, 'path') })
+  }
+
+  denyWriteExact (p) {
+    return this.#append('denyWriteExact', { path: checkPath(p, 'path') })
+  }
+
+  // The shape the addon reads: every path as the exact bytes to resolve.
+  toNative () {
+    const s = this.#state
+    const bytes = (section) => s[section].map((e, i) => ({ ...e, path: pathBytes(e.path, `${section}[${i}]`) }))
+    return {
+      network: s.network,
+      allowSubprocesses: s.allowSubprocesses,
+      grants: bytes('grants'),
+      executableGrants: bytes('executableGrants'),
+      denySubtrees: bytes('denySubtrees'),
+      denyWriteExact: bytes('denyWriteExact')
+    }
+  }
+
+  // A version 1 document (JSON.stringify(policy) writes it).
+  toJSON () {
+    const s = this.#state
+    const text = (section) => s[section].map((e, i) => pathText(e.path, `${section}[${i}]`))
+    const grantPaths = text('grants')
+    const execPaths = text('executableGrants')
+    return {
+      schema_version: SCHEMA_VERSION,
+      network: s.network,
+      allow_subprocesses: s.allowSubprocesses,
+      grants: s.grants.map((g, i) => ({ path: grantPaths[i], access: g.access, scope: g.scope })),
+      executable_grants: s.executableGrants.map((g, i) => ({ path: execPaths[i], scope: g.scope })),
+      deny_subtrees: text('denySubtrees'),
+      deny_write_exact: text('denyWriteExact')
+    }
+  }
+
+  // Effective rules against one working-directory snapshot, as the
+  // launcher will compute them; throws SandboxError (InvalidPolicy).
+  resolve ({ cwd = process.cwd() } = {}) {
+    const r = addon.resolvePolicy(this.toNative(), cwdBytes(cwd))
+    if (r.error) throw new SandboxError(r.error.kind, r.error.message)
+    return deepFreeze(r.resolved)
+  }
+
+  static fromJson (source) {
+    const r = addon.parsePolicyJson(documentBytes(source))
+    if (r.error) throw new PolicyDocumentError(r.error)
+    return SandboxPolicy.#fromNative(r.policy)
+  }
+
+  static #fromNative (n) {
+    let p = new SandboxPolicy(n.network)
+    if (n.allowSubprocesses) p = p.allowSubprocesses()
+    for (const g of n.grants) p = p.grant(g.path, g.access, g.scope)
+    for (const g of n.executableGrants) p = p.allowExecute(g.path, g.scope)
+    for (const d of n.denySubtrees) p = p.denySubtree(d)
+    for (const d of n.denyWriteExact) p = p.denyWriteExact(d)
+    return p
+  }
+}
+
+function documentBytes (source) {
+  if (typeof source === 'string') {
+    if (!source.isWellFormed()) throw new TypeError('policy document string is not well-formed Unicode')
+    return Buffer.from(source, 'utf8')
+  }
+  if (source instanceof Uint8Array) return Buffer.from(source.buffer, source.byteOffset, source.byteLength)
+  throw new TypeError('policy document must be a string, Buffer or Uint8Array')
+}
+
+// The working-directory snapshot: an absolute path, as exact bytes.
+function cwdBytes (cwd) {
+  const text = Buffer.isBuffer(cwd) ? cwd.toString('latin1') : cwd
+  if (typeof text !== 'string') throw new TypeError('cwd must be a string or a Buffer')
+  if (!path.isAbsolute(text)) throw new TypeError('cwd must be an absolute path')
+  const bytes = Buffer.isBuffer(cwd) ? cwd : pathBytes(cwd, 'cwd')
+  if (bytes.includes(0)) throw new TypeError('cwd must not contain NUL bytes')
+  return bytes
+}
+
+function deepFreeze (o) {
+  for (const v of Object.values(o)) if (v && typeof v === 'object') deepFreeze(v)
+  return Object.freeze(o)
+}
+
+module.exports = { SandboxPolicy, AccessMode, PathScope, NetworkPolicy, SCHEMA_VERSION, cwdBytes }
