@@ -50,7 +50,8 @@ function nodeGyp () {
 }
 
 if (!force && prebuildPresent()) process.exit(0)
-const args = [nodeGyp(), 'rebuild', `--nodedir=${nodedir()}`]
+// configure + build (not rebuild): make stays incremental between builds.
+const args = [nodeGyp(), 'configure', 'build', `--nodedir=${nodedir()}`]
 if (debug) args.push('--debug')
 const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' })
 process.exit(r.status === null ? 1 : r.status)
