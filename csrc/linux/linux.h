@@ -1,0 +1,47 @@
+/* The Linux backend's internal steps, one file each, called in order by
+ * apply.c. Each returns 0, or -1 with *err set (never a path in it). */
+#ifndef SANDY_LINUX_H
+#define SANDY_LINUX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "../error.h"
+#include "../resolve.h"
+
+/* mount_view.c: descriptors pinned before any namespace change, so the
+ * view is built from the objects that were resolved, not from names. */
+typedef struct sandy_pin {
+	int fd;          /* O_PATH|O_CLOEXEC, opened via openat2 */
+	const char *path; /* borrowed from the resolved policy */
+	unsigned long long dev, ino;
+	bool is_dir;
+} sandy_pin;
+
+typedef struct sandy_view {
+	sandy_pin *grants;   /* one per r->grants[i] */
+	sandy_pin *execs;    /* one per r->execs[i] */
+	sandy_pin *denies;   /* deny_subtrees then deny_write_exact */
+	size_t n_denies;
+} sandy_view;
+
+int sandy_view_pin(const sandy_resolved *r, sandy_view *v, sandy_error *err);
+/* Inside the new mount namespace: tmpfs root, cloned trees, attributes,
+ * pivot_root, old root detached, cwd re-entered. */
+int sandy_view_build(const sandy_resolved *r, sandy_view *v, sandy_error *err);
+void sandy_view_release(sandy_view *v);
+
+/* namespaces.c: user + mount + IPC (+ network when blocked), identity
+ * maps, private propagation. */
+int sandy_namespaces_enter(const sandy_resolved *r, sandy_error *err);
+
+/* landlock.c */
+int sandy_landlock_abi(void);
+/* Restricts the calling thread; no_new_privs must already be set. */
+int sandy_landlock_restrict(const sandy_resolved *r, int abi,
+			    sandy_error *err);
+
+/* seccomp.c: the last step before execve. */
+int sandy_seccomp_load(const sandy_resolved *r, sandy_error *err);
+
+#endif
