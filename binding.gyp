@@ -1,5 +1,7 @@
 {
   "variables": {
+    "sanitize%": "0",
+    "sanitize_cflags": ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer", "-O1", "-g"],
     "core_sources": [
       "csrc/error.c",
       "csrc/policy.c",
@@ -20,6 +22,7 @@
       "cflags_c": ["<@(strict_cflags)"],
       "libraries": ["-lcjson"],
       "conditions": [
+        ["sanitize=='1'", {"cflags_c": ["<@(sanitize_cflags)"], "ldflags": ["-fsanitize=address,undefined"]}],
         ["OS=='linux'", {"sources": ["csrc/linux/probe.c"]}],
         ["OS=='mac'", {
           "sources": ["csrc/darwin/probe.c", "csrc/darwin/seatbelt.c"],
@@ -45,9 +48,10 @@
             "csrc/linux/landlock.c",
             "csrc/linux/seccomp.c"
           ],
-          "ldflags": ["-static"],
           "libraries": ["-l:libseccomp.a"]
         }],
+        ["OS=='linux' and sanitize=='0'", {"ldflags": ["-static"]}],
+        ["sanitize=='1'", {"cflags_c": ["<@(sanitize_cflags)"], "ldflags": ["-fsanitize=address,undefined"]}],
         ["OS=='mac'", {
           "sources": ["csrc/darwin/probe.c", "csrc/darwin/seatbelt.c"],
           "xcode_settings": {"OTHER_CFLAGS": ["<@(strict_cflags)"]}

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Builds an ASan/UBSan copy of the package in build-asan/ (the tracked
+# sources plus a link to node_modules), so the same tap suite can run
+# against sanitized binaries without any switch in the production code.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+out="$root/build-asan"
+mkdir -p "$out"
+# Copy what the package and its tests are made of; keep the old build dir
+# so make stays incremental.
+(cd "$root" && tar -cf - binding.gyp package.json csrc lib bin types test scripts fuzz bench 2>/dev/null) |
+  (cd "$out" && tar -xf -)
+ln -sfn "$root/node_modules" "$out/node_modules"
+nodedir=$(node -p "require('path').resolve(process.execPath, '../..')")
+[ -f "$nodedir/include/node/node_api.h" ] || nodedir=/usr
+gyp="${npm_config_node_gyp:-$(dirname "$(command -v node)")/../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js}"
+cd "$out"
+node "$gyp" configure build --nodedir="$nodedir" -- -Dsanitize=1 >/dev/null
+chmod -R a+rX "$out"
+echo "ASan/UBSan build ready in $out"

@@ -1,0 +1,54 @@
+// Compiled with `tsc --noEmit --strict` by test/types.test.js: every exported
+// type is used here, so a declaration that drifts from lib/ breaks the build.
+import sandy = require('sandy-native')
+import type {
+  AccessMode, BackendName, BackendVerdict, ConfinedArgv, ConfinedSandboxMode, NetworkPolicy, PathScope,
+  PolicyDocument, PolicyDocumentErrorKind, PolicyPath, ProbeReport, ResolvedDeny, ResolvedPolicy,
+  RunnerFailureRule, SandboxEnforcement, SandboxErrorKind, SandboxExecutionPolicy, SandboxMode, SeamSandboxPolicy
+} from 'sandy-native'
+
+const access: AccessMode = sandy.AccessMode.ReadWrite
+const scope: PathScope = sandy.PathScope.Subtree
+const network: NetworkPolicy = sandy.NetworkPolicy.BlockAll
+const where: PolicyPath = Buffer.from('/tmp')
+
+const policy: sandy.SandboxPolicy = new sandy.SandboxPolicy(network)
+  .grant('/tmp', access, scope)
+  .grant(where, sandy.AccessMode.Read, sandy.PathScope.Exact)
+  .allowExecute('/usr', sandy.PathScope.Subtree)
+  .allowSubprocesses()
+  .denySubtree('/tmp/secret')
+  .denyWriteExact('/tmp/settings.json')
+const doc: PolicyDocument = policy.toJSON()
+const again: sandy.SandboxPolicy = sandy.SandboxPolicy.fromJson(JSON.stringify(doc))
+const resolved: ResolvedPolicy = again.resolve({ cwd: '/tmp' })
+const deny: ResolvedDeny | undefined = resolved.denySubtrees[0]
+const covered: boolean = resolved.coversCwd
+
+try {
+  sandy.SandboxPolicy.fromJson(new Uint8Array([0x7b]))
+} catch (e) {
+  if (e instanceof sandy.PolicyDocumentError) {
+    const kind: PolicyDocumentErrorKind = e.kind
+    const at: [number | undefined, number | undefined] = [e.line, e.column]
+    void kind; void at
+  } else if (e instanceof sandy.SandboxError) {
+    const kind: SandboxErrorKind = e.kind
+    void kind
+  }
+}
+
+const report: ProbeReport = sandy.probe()
+const name: BackendName = 'sandy'
+const verdict: BackendVerdict = report.backends[name]
+const enforcement: SandboxEnforcement | null = verdict.enforcement
+const maxBytes: number = sandy.limits.documentBytes
+
+const mode: SandboxMode = 'danger-full-access'
+const confinedMode: ConfinedSandboxMode = 'read-only'
+const execution: SandboxExecutionPolicy = { mode, workspaceRoot: '/tmp' }
+const seam: SeamSandboxPolicy = { mode: confinedMode, workspaceRoot: '/tmp' }
+const rule: RunnerFailureRule = { fatalSignatures: ['x'], allowedExitCodes: [125], informationalLines: [] }
+const confined: ConfinedArgv = { argv: ['true'], enforcement: 'full', denialSignatures: [], runnerFailureRules: [rule] }
+
+void [deny, covered, enforcement, maxBytes, execution, seam, confined]

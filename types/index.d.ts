@@ -1,0 +1,223 @@
+// Type declarations for sandy-native. The seam's types follow
+// shared/seeds/process-sandbox-seam.md; the policy model follows
+// shared/seeds/sandy-public-api.md.
+
+/// <reference types="node" />
+
+// ---- the seam's vocabulary -------------------------------------------------
+
+/**
+ * File-effect policy for confined processes. `read-only` permits only required
+ * sinks such as `/dev/null`; `workspace-write` also permits the workspace and a
+ * backend-defined temp area; `danger-full-access` bypasses confinement. Network
+ * and process visibility are outside this vocabulary.
+ */
+export type SandboxMode = 'read-only' | 'workspace-write' | 'danger-full-access'
+
+/** A confining (non-`danger-full-access`) mode — the modes a {@link SeamSandboxPolicy} can carry. */
+export type ConfinedSandboxMode = Exclude<SandboxMode, 'danger-full-access'>
+
+/**
+ * Enforcement completeness for this host. `partial` means an active backend or
+ * older kernel ABI cannot govern every promised file effect; callers requiring
+ * an absolute boundary must not treat it as `full`.
+ */
+export type SandboxEnforcement = 'full' | 'partial'
+
+/**
+ * The complete file-effect policy resolved for one capability call. The root
+ * is carried even under modes that do not consume it so callers can resolve
+ * policy once before choosing the enforcement path.
+ */
+export interface SandboxExecutionPolicy {
+  /** The file-effect mode this execution runs under. */
+  mode: SandboxMode
+  /** Absolute root directory `workspace-write` may write under. */
+  workspaceRoot: string
+}
+
+/**
+ * What one confined execution is allowed to touch — carried per call, not
+ * fixed on the provider. (Named `SandboxPolicy` in the seam; exported here as
+ * `SeamSandboxPolicy` because `SandboxPolicy` is Sandy's policy builder.)
+ */
+export interface SeamSandboxPolicy extends SandboxExecutionPolicy {
+  /** The file-effect mode this execution runs under. */
+  mode: ConfinedSandboxMode
+}
+
+/**
+ * Evidence that identifies a sandbox runner failing before it executes the
+ * wrapped command. A consumer first applies {@link allowedExitCodes} when
+ * present, removes {@link informationalLines} by case-insensitive exact line
+ * equality, then matches {@link fatalSignatures} case-insensitively within
+ * each remaining stderr line. Exit status alone never proves runner failure.
+ */
+export interface RunnerFailureRule {
+  /** Nonzero process exit codes on which this rule may match; omitted permits any nonzero exit. */
+  allowedExitCodes?: readonly number[]
+  /** Non-empty substrings identifying a fatal runner diagnostic on one stderr line. */
+  fatalSignatures: readonly string[]
+  /** Benign stderr lines excluded by exact full-line equality before fatal matching. */
+  informationalLines?: readonly string[]
+}
+
+/**
+ * A confine result: the argv to spawn in place of the caller's own, plus the
+ * enforcement completeness the selected backend achieves for it.
+ */
+export interface ConfinedArgv {
+  /** The wrapped argv (runner, profile, separator, then the caller's argv). */
+  argv: string[]
+  /** How completely the selected backend enforces the policy's file effects. */
+  enforcement: SandboxEnforcement
+  /** The selected backend's denial dialect: case-insensitive stderr substrings. */
+  denialSignatures: readonly string[]
+  /** Structured runner-failure evidence rules, checked before denials. */
+  runnerFailureRules: readonly RunnerFailureRule[]
+}
+
+// ---- Sandy's policy model --------------------------------------------------
+
+export declare const AccessMode: {
+  /** Permit reads but no mutation. */
+  readonly Read: 'read'
+  /** Permit reads and mutation. */
+  readonly ReadWrite: 'read_write'
+}
+export type AccessMode = (typeof AccessMode)[keyof typeof AccessMode]
+
+export declare const PathScope: {
+  /** Match only the named filesystem node. */
+  readonly Exact: 'exact'
+  /** Match the named directory and everything beneath it. */
+  readonly Subtree: 'subtree'
+}
+export type PathScope = (typeof PathScope)[keyof typeof PathScope]
+
+export declare const NetworkPolicy: {
+  /** Permit network operations. */
+  readonly AllowAll: 'allow_all'
+  /** Add no network allow rule. */
+  readonly BlockAll: 'block_all'
+}
+export type NetworkPolicy = (typeof NetworkPolicy)[keyof typeof NetworkPolicy]
+
+/** A policy path: a string, or a Buffer holding its exact bytes. */
+export type PolicyPath = string | Buffer
+
+/** The version 1 JSON document, as `toJSON()` returns it. */
+export interface PolicyDocument {
+  schema_version: 1
+  network: NetworkPolicy
+  allow_subprocesses: boolean
+  grants: Array<{ path: string, access: AccessMode, scope: PathScope }>
+  executable_grants: Array<{ path: string, scope: PathScope }>
+  deny_subtrees: string[]
+  deny_write_exact: string[]
+}
+
+/** A deny after resolution: both spellings when they differ. */
+export interface ResolvedDeny {
+  readonly canonical: string
+  readonly lexical?: string
+}
+
+/** The effective rules of a policy against one working-directory snapshot. */
+export interface ResolvedPolicy {
+  readonly cwd: string
+  readonly network: NetworkPolicy
+  readonly allowSubprocesses: boolean
+  /** Whether the grants cover `cwd` (required by the Linux launcher). */
+  readonly coversCwd: boolean
+  readonly grants: ReadonlyArray<{ readonly path: string, readonly access: AccessMode, readonly scope: PathScope }>
+  readonly executableGrants: ReadonlyArray<{ readonly path: string, readonly scope: PathScope }>
+  readonly denySubtrees: readonly ResolvedDeny[]
+  readonly denyWriteExact: readonly ResolvedDeny[]
+}
+
+/**
+ * Side-effect-free caller policy intent. Builders return a new policy and
+ * leave the receiver unchanged.
+ */
+export declare class SandboxPolicy {
+  constructor (network: NetworkPolicy)
+  readonly network: NetworkPolicy
+  readonly allowsSubprocesses: boolean
+  /** Grants read or read/write access to one exact path or complete subtree. */
+  grant (path: PolicyPath, access: AccessMode, scope: PathScope): SandboxPolicy
+  /** Allows native executable mapping (and, with subprocesses, launch) from a path. */
+  allowExecute (path: PolicyPath, scope: PathScope): SandboxPolicy
+  /** Allows ordinary descendant process creation. */
+  allowSubprocesses (): SandboxPolicy
+  /** Denies reads, writes, executable mapping and launch to a subtree. */
+  denySubtree (path: PolicyPath): SandboxPolicy
+  /** Denies writes to exactly one path without implicitly granting reads. */
+  denyWriteExact (path: PolicyPath): SandboxPolicy
+  /** The version 1 document; `JSON.stringify(policy)` writes it. */
+  toJSON (): PolicyDocument
+  /** Resolves against one working-directory snapshot (default `process.cwd()`). */
+  resolve (options?: { cwd?: string | Buffer }): ResolvedPolicy
+  /** Parses a strict, bounded version 1 document without touching the filesystem. */
+  static fromJson (source: string | Uint8Array): SandboxPolicy
+}
+
+export type PolicyDocumentErrorKind = 'TooLarge' | 'Parse' | 'UnsupportedVersion' | 'TooManyCapabilities'
+
+export declare class PolicyDocumentError extends Error {
+  readonly kind: PolicyDocumentErrorKind
+  /** 1-based, `Parse` only. */
+  readonly line?: number
+  /** 1-based, in bytes, `Parse` only. */
+  readonly column?: number
+  /** `UnsupportedVersion` only. */
+  readonly version?: number
+}
+
+export type SandboxErrorKind = 'Unsupported' | 'InvalidPolicy' | 'PreparationFailed' | 'EnforcementFailed'
+
+export declare class SandboxError extends Error {
+  readonly kind: SandboxErrorKind
+}
+
+// ---- host probe ------------------------------------------------------------
+
+export type BackendName = 'sandy' | 'bwrap' | 'landlock' | 'seatbelt'
+
+export interface BackendVerdict {
+  readonly usable: boolean
+  readonly enforcement: SandboxEnforcement | null
+  readonly reason: string
+}
+
+export interface ProbeReport {
+  readonly platform: string
+  readonly kernelRelease: string
+  readonly landlockAbi: number
+  readonly landlockErrata: number
+  readonly userNamespaces: boolean
+  readonly userNamespacesDetail: string
+  readonly mountApi: boolean
+  readonly openat2: boolean
+  readonly seccompFilter: boolean
+  readonly noNewPrivs: boolean
+  readonly sandboxExec: boolean
+  readonly bwrap: {
+    readonly found: boolean
+    readonly path: string
+    readonly version: string
+    readonly works: boolean
+    readonly detail: string
+  }
+  readonly backends: { readonly [name in BackendName]: BackendVerdict }
+}
+
+/** The measured host report, computed once per process. */
+export declare function probe (): ProbeReport
+
+export declare const limits: {
+  readonly documentBytes: number
+  readonly sectionEntries: number
+  readonly effectiveRules: number
+  readonly pathBytes: number
+}
