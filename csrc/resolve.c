@@ -1,24 +1,637 @@
+/* Resolution: turns caller intent into effective rules against one
+ * working-directory snapshot. Only realpath(3) and stat(2) touch the
+ * filesystem: realpath follows symlinks component by component, so
+ * `link/..` names the parent of the link's target, as the kernel would.
+ * No chdir, no global state: the addon and the launcher both call this. */
 #include "resolve.h"
 
+#include <errno.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-/* Placeholder until resolution lands: refuses every policy. */
+#define NO_INDEX SIZE_MAX
+
+/* Where an entry came from: the only context an error may carry. */
+typedef struct where {
+	const char *section;
+	size_t index;
+} where;
+
+static int fail_at(sandy_error *err, sandy_error_kind kind, where w,
+		   const char *reason)
+{
+	if (w.index == NO_INDEX)
+		return sandy_fail(err, kind, "%s: %s", w.section, reason);
+	return sandy_fail(err, kind, "%s[%zu]: %s", w.section, w.index, reason);
+}
+
+static int invalid(sandy_error *err, where w, const char *reason)
+{
+	return fail_at(err, SANDY_ERR_INVALID_POLICY, w, reason);
+}
+
+static int out_of_memory(sandy_error *err, where w)
+{
+	return fail_at(err, SANDY_ERR_PREPARATION_FAILED, w, "out of memory");
+}
+
+/* ---- UTF-8 ------------------------------------------------------------ */
+
+/* Length of the well-formed sequence at s (at most n bytes), 0 when it is
+ * not one: overlong forms, surrogates and code points past U+10FFFF are
+ * not UTF-8 and would let two byte strings name one character. */
+static size_t utf8_sequence(const unsigned char *s, size_t n)
+{
+	size_t len, i;
+	unsigned char lo = 0x80, hi = 0xbf;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		len = 2;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		len = 3;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		len = 4;
+	else
+		return 0;
+	if (s[0] == 0xe0)
+		lo = 0xa0;
+	else if (s[0] == 0xed)
+		hi = 0x9f;
+	else if (s[0] == 0xf0)
+		lo = 0x90;
+	else if (s[0] == 0xf4)
+		hi = 0x8f;
+	if (n < len || s[1] < lo || s[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if (s[i] < 0x80 || s[i] > 0xbf)
+			return 0;
+	return len;
+}
+
+static bool utf8_valid(const char *text, size_t n)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t i = 0, step;
+
+	while (i < n) {
+		step = utf8_sequence(s + i, n - i);
+		if (step == 0)
+			return false;
+		i += step;
+	}
+	return true;
+}
+
+/* ---- strings and paths ------------------------------------------------ */
+
+/* a + "/" + b, without doubling the slash after the root. */
+static char *path_join(const char *a, const char *b, size_t b_len)
+{
+	size_t a_len = strlen(a);
+	char *joined;
+
+	if (a_len > 0 && a[a_len - 1] == '/')
+		a_len--;
+	joined = malloc(a_len + 1 + b_len + 1);
+	if (joined == NULL)
+		return NULL;
+	memcpy(joined, a, a_len);
+	joined[a_len] = '/';
+	memcpy(joined + a_len + 1, b, b_len);
+	joined[a_len + 1 + b_len] = '\0';
+	return joined;
+}
+
+/* Component-wise containment: "/a/b" contains "/a/b/c", not "/a/bc". */
+static bool path_contains(const char *outer, const char *inner)
+{
+	size_t n = strlen(outer);
+
+	if (n == 1 && outer[0] == '/')
+		return inner[0] == '/';
+	return strncmp(outer, inner, n) == 0 &&
+	       (inner[n] == '\0' || inner[n] == '/');
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+static bool is_root(const char *path)
+{
+	return path != NULL && strcmp(path, "/") == 0;
+}
+
+/* ---- filesystem ------------------------------------------------------- */
+
+/* Resource exhaustion is the host's problem, not the caller's policy. */
+static bool is_resource_errno(int e)
+{
+	return e == ENOMEM || e == EMFILE || e == ENFILE || e == ENOBUFS ||
+	       e == EAGAIN || e == EINTR || e == EIO;
+}
+
+static int errno_fail(sandy_error *err, where w, int e)
+{
+	switch (e) {
+	case ENOENT:
+		return invalid(err, w, "path does not exist");
+	case ENOTDIR:
+		return invalid(err, w,
+			       "path does not exist (a component is not a directory)");
+	case EACCES:
+		return invalid(err, w, "path is not accessible");
+	case ELOOP:
+		return invalid(err, w, "too many levels of symbolic links");
+	case ENAMETOOLONG:
+		return invalid(err, w, "path is too long");
+	default:
+		break;
+	}
+	if (is_resource_errno(e))
+		return fail_at(err, SANDY_ERR_PREPARATION_FAILED, w,
+			       "out of resources while resolving the path");
+	return invalid(err, w, "path cannot be resolved");
+}
+
+/* A resolved spelling must obey the same rules as an input one. */
+static int check_resolved(const char *path, where w, sandy_error *err)
+{
+	size_t len = strlen(path);
+
+	if (len > SANDY_PATH_MAX_BYTES)
+		return invalid(err, w, "resolved path is too long");
+	if (!utf8_valid(path, len))
+		return invalid(err, w, "resolved path is not valid UTF-8");
+	return 0;
+}
+
+/* Full resolution of an absolute path; *out is malloc'd. */
+static int canonicalize(const char *abs, char **out, where w, sandy_error *err)
+{
+	*out = realpath(abs, NULL);
+	if (*out == NULL)
+		return errno_fail(err, w, errno);
+	if (check_resolved(*out, w, err) == 0)
+		return 0;
+	free(*out);
+	*out = NULL;
+	return -1;
+}
+
+/* ---- working directory ------------------------------------------------ */
+
+static int cwd_source(const char *cwd, char **abs, sandy_error *err)
+{
+	where w = {"cwd", NO_INDEX};
+
+	if (cwd != NULL) {
+		if (cwd[0] != '/')
+			return invalid(err, w, "not an absolute path");
+		*abs = strdup(cwd);
+		if (*abs == NULL)
+			return out_of_memory(err, w);
+		return 0;
+	}
+	*abs = getcwd(NULL, 0);
+	if (*abs == NULL)
+		return errno_fail(err, w, errno);
+	return 0;
+}
+
+/* The one snapshot every relative path is joined to: canonical, so that
+ * `..` means what it means to a process whose cwd is that directory. */
+static int snapshot_cwd(const char *cwd, char **out, sandy_error *err)
+{
+	where w = {"cwd", NO_INDEX};
+	char *abs = NULL;
+	struct stat st;
+	int rc;
+
+	if (cwd_source(cwd, &abs, err) != 0)
+		return -1;
+	rc = canonicalize(abs, out, w, err);
+	free(abs);
+	if (rc != 0)
+		return -1;
+	if (stat(*out, &st) != 0)
+		rc = errno_fail(err, w, errno);
+	else if (!S_ISDIR(st.st_mode))
+		rc = invalid(err, w, "not a directory");
+	if (rc != 0) {
+		free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+/* ---- one input path --------------------------------------------------- */
+
+static int check_input(const sandy_path *p, where w, sandy_error *err)
+{
+	if (p->bytes == NULL || p->len == 0)
+		return invalid(err, w, "path is empty");
+	if (strlen(p->bytes) != p->len)
+		return invalid(err, w, "path contains a NUL byte");
+	if (p->len > SANDY_PATH_MAX_BYTES)
+		return invalid(err, w, "path is too long");
+	if (!utf8_valid(p->bytes, p->len))
+		return invalid(err, w, "path is not valid UTF-8");
+	return 0;
+}
+
+/* The path as written, made absolute against the snapshot. */
+static int absolute_of(const char *cwd, const sandy_path *p, char **abs,
+		       where w, sandy_error *err)
+{
+	*abs = p->bytes[0] == '/' ? strdup(p->bytes)
+				  : path_join(cwd, p->bytes, p->len);
+	if (*abs == NULL)
+		return out_of_memory(err, w);
+	if (strlen(*abs) > SANDY_PATH_MAX_BYTES) {
+		free(*abs);
+		*abs = NULL;
+		return invalid(err, w,
+			       "path is too long once joined to the working directory");
+	}
+	return 0;
+}
+
+/* Validates, makes absolute and canonicalizes one entry. *abs (optional)
+ * receives the absolute spelling as written. */
+static int resolve_input(const char *cwd, const sandy_path *p, where w,
+			 char **canonical, char **abs_out, sandy_error *err)
+{
+	char *abs;
+	int rc;
+
+	*canonical = NULL;
+	if (check_input(p, w, err) != 0 || absolute_of(cwd, p, &abs, w, err) != 0)
+		return -1;
+	rc = canonicalize(abs, canonical, w, err);
+	if (abs_out != NULL && rc == 0)
+		*abs_out = abs;
+	else
+		free(abs);
+	return rc;
+}
+
+/* ---- deny spellings --------------------------------------------------- */
+
+/* Splits abs (modified in place) into parent and final component as
+ * written. Trailing slashes are not a component. Returns the component,
+ * or NULL when there is none that can be kept lexically: the root, ".",
+ * "..", whose only meaningful spelling is the canonical one. */
+static const char *split_final(char *abs, const char **parent)
+{
+	size_t len = strlen(abs);
+	char *slash, *comp;
+
+	while (len > 1 && abs[len - 1] == '/')
+		abs[--len] = '\0';
+	slash = strrchr(abs, '/');
+	comp = slash + 1;
+	if (*comp == '\0' || strcmp(comp, ".") == 0 || strcmp(comp, "..") == 0)
+		return NULL;
+	*slash = '\0';
+	*parent = slash == abs ? "/" : abs;
+	return comp;
+}
+
+/* The safe lexical spelling: canonical parent + final component, the
+ * final symlink not followed. NULL when it adds nothing. */
+static int deny_lexical(char *abs, const char *canonical, char **lexical,
+			where w, sandy_error *err)
+{
+	const char *parent = NULL, *comp = split_final(abs, &parent);
+	char *parent_canonical;
+
+	*lexical = NULL;
+	if (comp == NULL)
+		return 0;
+	if (canonicalize(parent, &parent_canonical, w, err) != 0)
+		return -1;
+	*lexical = path_join(parent_canonical, comp, strlen(comp));
+	free(parent_canonical);
+	if (*lexical == NULL)
+		return out_of_memory(err, w);
+	if (strcmp(*lexical, canonical) == 0) {
+		free(*lexical);
+		*lexical = NULL;
+		return 0;
+	}
+	if (check_resolved(*lexical, w, err) != 0) {
+		free(*lexical);
+		*lexical = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- sections --------------------------------------------------------- */
+
+/* Root may only be granted exact read. */
+static int check_grant(const sandy_grant *g, const char *canonical, where w,
+		       sandy_error *err)
+{
+	if (is_root(canonical) &&
+	    (g->access != SANDY_ACCESS_READ || g->scope != SANDY_SCOPE_EXACT))
+		return invalid(err, w, "the root may only be granted exact read");
+#ifdef __linux__
+	if (g->access == SANDY_ACCESS_READ_WRITE &&
+	    g->scope == SANDY_SCOPE_EXACT) {
+		struct stat st;
+
+		if (stat(canonical, &st) != 0)
+			return errno_fail(err, w, errno);
+		if (S_ISREG(st.st_mode))
+			return invalid(err, w,
+				       "exact read_write grants of regular files are not supported on Linux");
+	}
+#endif
+	return 0;
+}
+
+/* For one identical path and scope, read_write subsumes read. */
+static void add_grant(sandy_resolved *r, char *path, sandy_access access,
+		      sandy_scope scope)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_grants; i++) {
+		sandy_rgrant *g = &r->grants[i];
+
+		if (g->scope == scope && strcmp(g->path, path) == 0) {
+			if (access == SANDY_ACCESS_READ_WRITE)
+				g->access = SANDY_ACCESS_READ_WRITE;
+			free(path);
+			return;
+		}
+	}
+	r->grants[r->n_grants++] = (sandy_rgrant){path, access, scope};
+}
+
+static int resolve_grants(const sandy_policy *p, sandy_resolved *r,
+			  sandy_error *err)
+{
+	size_t i;
+	char *canonical;
+
+	for (i = 0; i < p->n_grants; i++) {
+		where w = {"grants", i};
+
+		if (resolve_input(r->cwd, &p->grants[i].path, w, &canonical, NULL,
+				  err) != 0)
+			return -1;
+		if (check_grant(&p->grants[i], canonical, w, err) != 0) {
+			free(canonical);
+			return -1;
+		}
+		add_grant(r, canonical, p->grants[i].access, p->grants[i].scope);
+	}
+	return 0;
+}
+
+static void add_exec(sandy_resolved *r, char *path, sandy_scope scope)
+{
+	size_t i;
+
+	for (i = 0; i < r->n_execs; i++) {
+		if (r->execs[i].scope == scope &&
+		    strcmp(r->execs[i].path, path) == 0) {
+			free(path);
+			return;
+		}
+	}
+	r->execs[r->n_execs++] = (sandy_rexec){path, scope};
+}
+
+static int resolve_execs(const sandy_policy *p, sandy_resolved *r,
+			 sandy_error *err)
+{
+	size_t i;
+	char *canonical;
+
+	for (i = 0; i < p->n_exec_grants; i++) {
+		where w = {"executable_grants", i};
+
+		if (resolve_input(r->cwd, &p->exec_grants[i].path, w, &canonical,
+				  NULL, err) != 0)
+			return -1;
+		if (is_root(canonical)) {
+			free(canonical);
+			return invalid(err, w, "the root cannot be granted execution");
+		}
+		add_exec(r, canonical, p->exec_grants[i].scope);
+	}
+	return 0;
+}
+
+/* Identical denies (both spellings equal) collapse. A deny with fewer
+ * spellings is kept beside a wider one: harmless, and simpler to audit. */
+static void add_deny(sandy_rdeny *denies, size_t *n, sandy_rdeny d)
+{
+	size_t i;
+
+	for (i = 0; i < *n; i++) {
+		if (strcmp(denies[i].canonical, d.canonical) == 0 &&
+		    same_text(denies[i].lexical, d.lexical)) {
+			free(d.canonical);
+			free(d.lexical);
+			return;
+		}
+	}
+	denies[(*n)++] = d;
+}
+
+static int resolve_deny(const char *cwd, const sandy_path *path, where w,
+			sandy_rdeny *d, sandy_error *err)
+{
+	char *abs = NULL;
+	int rc;
+
+	d->lexical = NULL;
+	if (resolve_input(cwd, path, w, &d->canonical, &abs, err) != 0)
+		return -1;
+	rc = deny_lexical(abs, d->canonical, &d->lexical, w, err);
+	free(abs);
+	if (rc == 0 && (is_root(d->canonical) || is_root(d->lexical)))
+		rc = invalid(err, w, "the root cannot be denied");
+	if (rc != 0) {
+		free(d->canonical);
+		free(d->lexical);
+	}
+	return rc;
+}
+
+static int resolve_denies(const char *cwd, const sandy_path *paths, size_t n,
+			  const char *section, sandy_rdeny *out, size_t *n_out,
+			  sandy_error *err)
+{
+	size_t i;
+	sandy_rdeny d;
+
+	for (i = 0; i < n; i++) {
+		where w = {section, i};
+
+		if (resolve_deny(cwd, &paths[i], w, &d, err) != 0)
+			return -1;
+		add_deny(out, n_out, d);
+	}
+	return 0;
+}
+
+/* ---- bounds ----------------------------------------------------------- */
+
+/* Inputs are bounded before any filesystem work, by the total number of
+ * entries and not after deduplication: a policy is judged by what it
+ * asks, and the check costs no system call. */
+static int check_input_bound(const sandy_policy *p, sandy_error *err)
+{
+	size_t total = p->n_grants + p->n_exec_grants + p->n_deny_subtrees +
+		       p->n_deny_write_exact;
+
+	if (total > SANDY_EFFECTIVE_RULES_MAX)
+		return invalid(err, (where){"policy", NO_INDEX},
+			       "too many entries");
+	return 0;
+}
+
+/* Each deny spelling becomes its own native rule, so a deny with a
+ * distinct lexical spelling counts twice. */
+static size_t deny_rules(const sandy_rdeny *d, size_t n)
+{
+	size_t i, count = n;
+
+	for (i = 0; i < n; i++)
+		if (d[i].lexical != NULL)
+			count++;
+	return count;
+}
+
+static int check_effective_bound(const sandy_resolved *r, sandy_error *err)
+{
+	size_t total = r->n_grants + r->n_execs +
+		       deny_rules(r->deny_subtrees, r->n_deny_subtrees) +
+		       deny_rules(r->deny_write_exact, r->n_deny_write_exact);
+
+	if (total > SANDY_EFFECTIVE_RULES_MAX)
+		return invalid(err, (where){"policy", NO_INDEX},
+			       "too many effective rules after resolution");
+	return 0;
+}
+
+/* ---- entry points ----------------------------------------------------- */
+
+/* Room for every input entry: deduplication only ever shrinks. */
+static int allocate(const sandy_policy *p, sandy_resolved *r, sandy_error *err)
+{
+	where w = {"policy", NO_INDEX};
+
+	if ((p->n_grants &&
+	     !(r->grants = calloc(p->n_grants, sizeof(*r->grants)))) ||
+	    (p->n_exec_grants &&
+	     !(r->execs = calloc(p->n_exec_grants, sizeof(*r->execs)))) ||
+	    (p->n_deny_subtrees &&
+	     !(r->deny_subtrees = calloc(p->n_deny_subtrees,
+					 sizeof(*r->deny_subtrees)))) ||
+	    (p->n_deny_write_exact &&
+	     !(r->deny_write_exact = calloc(p->n_deny_write_exact,
+					    sizeof(*r->deny_write_exact)))))
+		return out_of_memory(err, w);
+	return 0;
+}
+
+static int resolve_all(const sandy_policy *p, const char *cwd,
+		       sandy_resolved *r, sandy_error *err)
+{
+	r->network = p->network;
+	r->allow_subprocesses = p->allow_subprocesses;
+	if (check_input_bound(p, err) != 0 || allocate(p, r, err) != 0 ||
+	    snapshot_cwd(cwd, &r->cwd, err) != 0)
+		return -1;
+	if (resolve_grants(p, r, err) != 0 || resolve_execs(p, r, err) != 0)
+		return -1;
+	if (resolve_denies(r->cwd, p->deny_subtrees, p->n_deny_subtrees,
+			   "deny_subtrees", r->deny_subtrees,
+			   &r->n_deny_subtrees, err) != 0 ||
+	    resolve_denies(r->cwd, p->deny_write_exact, p->n_deny_write_exact,
+			   "deny_write_exact", r->deny_write_exact,
+			   &r->n_deny_write_exact, err) != 0)
+		return -1;
+	return check_effective_bound(r, err);
+}
+
 int sandy_resolve(const sandy_policy *p, const char *cwd, sandy_resolved *out,
 		  sandy_error *err)
 {
-	(void)p;
-	(void)cwd;
 	memset(out, 0, sizeof(*out));
-	return sandy_fail(err, SANDY_ERR_INVALID_POLICY, "not implemented");
+	if (resolve_all(p, cwd, out, err) == 0)
+		return 0;
+	sandy_resolved_free(out);
+	return -1;
+}
+
+static void denies_free(sandy_rdeny *d, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(d[i].canonical);
+		free(d[i].lexical);
+	}
+	free(d);
 }
 
 void sandy_resolved_free(sandy_resolved *r)
 {
+	size_t i;
+
+	for (i = 0; i < r->n_grants; i++)
+		free(r->grants[i].path);
+	for (i = 0; i < r->n_execs; i++)
+		free(r->execs[i].path);
+	free(r->grants);
+	free(r->execs);
+	denies_free(r->deny_subtrees, r->n_deny_subtrees);
+	denies_free(r->deny_write_exact, r->n_deny_write_exact);
+	free(r->cwd);
 	memset(r, 0, sizeof(*r));
+}
+
+static bool denied(const sandy_rdeny *d, size_t n, const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (path_contains(d[i].canonical, path) ||
+		    (d[i].lexical && path_contains(d[i].lexical, path)))
+			return true;
+	return false;
 }
 
 bool sandy_resolved_covers_cwd(const sandy_resolved *r)
 {
-	(void)r;
-	return false;
+	bool granted = false;
+	size_t i;
+
+	if (r->cwd == NULL)
+		return false;
+	for (i = 0; i < r->n_grants && !granted; i++) {
+		const sandy_rgrant *g = &r->grants[i];
+
+		granted = g->scope == SANDY_SCOPE_SUBTREE
+				  ? path_contains(g->path, r->cwd)
+				  : strcmp(g->path, r->cwd) == 0;
+	}
+	return granted && !denied(r->deny_subtrees, r->n_deny_subtrees, r->cwd);
 }

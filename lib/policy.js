@@ -12,6 +12,14 @@ const NetworkPolicy = Object.freeze({ AllowAll: 'allow_all', BlockAll: 'block_al
 
 const SCHEMA_VERSION = 1
 
+// Errors name a section as the document (and the C core) spells it.
+const DOCUMENT_NAMES = Object.freeze({
+  grants: 'grants',
+  executableGrants: 'executable_grants',
+  denySubtrees: 'deny_subtrees',
+  denyWriteExact: 'deny_write_exact'
+})
+
 function oneOf (value, enumeration, what) {
   if (!Object.values(enumeration).includes(value)) {
     throw new TypeError(`${what} must be one of ${Object.values(enumeration).join(', ')}`)
@@ -100,7 +108,7 @@ class SandboxPolicy {
   // The shape the addon reads: every path as the exact bytes to resolve.
   toNative () {
     const s = this.#state
-    const bytes = (section) => s[section].map((e, i) => ({ ...e, path: pathBytes(e.path, `${section}[${i}]`) }))
+    const bytes = (section) => s[section].map((e, i) => ({ ...e, path: pathBytes(e.path, `${DOCUMENT_NAMES[section]}[${i}]`) }))
     return {
       network: s.network,
       allowSubprocesses: s.allowSubprocesses,
@@ -114,7 +122,7 @@ class SandboxPolicy {
   // A version 1 document (JSON.stringify(policy) writes it).
   toJSON () {
     const s = this.#state
-    const text = (section) => s[section].map((e, i) => pathText(e.path, `${section}[${i}]`))
+    const text = (section) => s[section].map((e, i) => pathText(e.path, `${DOCUMENT_NAMES[section]}[${i}]`))
     const grantPaths = text('grants')
     const execPaths = text('executableGrants')
     return {
