@@ -17,6 +17,7 @@
       "sources": [
         "csrc/addon.c",
         "csrc/policy_json.c",
+        "csrc/seam.c",
         "<@(core_sources)"
       ],
       "cflags_c": ["<@(strict_cflags)"],

@@ -13,6 +13,7 @@
 #include "policy_json.h"
 #include "probe.h"
 #include "resolve.h"
+#include "seam.h"
 
 #define CHECK(call)                                                          \
 	do {                                                                 \
@@ -530,7 +531,7 @@ static napi_value policy_argv(napi_env env, napi_callback_info info)
 	napi_value arr = NULL;
 
 	if (read_policy_and_cwd(env, info, &p, &cwd) != NULL) {
-		words = sandy_policy_to_argv(&p, cwd ? cwd : "/", &n);
+		words = sandy_policy_to_argv(&p, NULL, false, cwd, &n);
 		if (words == NULL)
 			throw_oom(env);
 		else
@@ -630,6 +631,163 @@ static napi_value limits(napi_env env, napi_callback_info info)
 	return o;
 }
 
+/* ---- the seam's backends ---------------------------------------------- */
+
+static napi_value words_to_js(napi_env env, char **words, size_t n)
+{
+	napi_value arr;
+	size_t i;
+
+	if (words == NULL)
+		return throw_oom(env);
+	arr = make_array(env, n);
+	for (i = 0; arr != NULL && i < n; i++)
+		arr = set_element(env, arr, i, make_string(env, words[i]));
+	sandy_argv_free(words);
+	return arr;
+}
+
+static napi_value list_to_js(napi_env env, const char *const *list)
+{
+	napi_value arr = make_array(env, 0);
+	uint32_t i;
+
+	for (i = 0; arr != NULL && list != NULL && list[i] != NULL; i++)
+		arr = set_element(env, arr, i, make_string(env, list[i]));
+	return arr;
+}
+
+static napi_value codes_to_js(napi_env env, const int *codes)
+{
+	napi_value arr = make_array(env, 0);
+	uint32_t i;
+
+	for (i = 0; arr != NULL && codes[i] != 0; i++)
+		arr = set_element(env, arr, i, make_number(env, codes[i]));
+	return arr;
+}
+
+static napi_value rule_to_js(napi_env env, const sandy_runner_rule *rule)
+{
+	napi_value o = make_object(env);
+
+	if (o == NULL ||
+	    !set_prop(env, o, "fatalSignatures",
+		      list_to_js(env, rule->fatal_signatures)))
+		return NULL;
+	if (rule->allowed_exit_codes &&
+	    !set_prop(env, o, "allowedExitCodes",
+		      codes_to_js(env, rule->allowed_exit_codes)))
+		return NULL;
+	if (rule->informational_lines &&
+	    !set_prop(env, o, "informationalLines",
+		      list_to_js(env, rule->informational_lines)))
+		return NULL;
+	return o;
+}
+
+static napi_value get_backend(napi_env env, napi_value v, sandy_backend_id *id)
+{
+	char name[16];
+	int i;
+
+	if (get_cstring(env, v, name, sizeof(name)) == NULL)
+		return NULL;
+	for (i = 0; i < SANDY_BACKEND_COUNT; i++)
+		if (strcmp(name, sandy_backend_name(i)) == 0) {
+			*id = i;
+			return v;
+		}
+	napi_throw_range_error(env, "ESANDYARGS", "unknown backend");
+	return NULL;
+}
+
+/* backendDialect(name) -> {denialSignatures, runnerFailureRules} */
+static napi_value backend_dialect(napi_env env, napi_callback_info info)
+{
+	napi_value argv[1], o, rules;
+	sandy_backend_id id;
+	const sandy_dialect *d;
+	size_t i;
+
+	if (get_args(env, info, 1, argv) == NULL ||
+	    get_backend(env, argv[0], &id) == NULL)
+		return NULL;
+	d = sandy_backend_dialect(id);
+	o = make_object(env);
+	rules = make_array(env, d->n_rules);
+	if (o == NULL || rules == NULL ||
+	    !set_prop(env, o, "denialSignatures",
+		      list_to_js(env, d->denial_signatures)) ||
+	    !set_prop(env, o, "runnerFailureRules", rules))
+		return NULL;
+	for (i = 0; i < d->n_rules; i++)
+		if (!set_element(env, rules, i, rule_to_js(env, &d->rules[i])))
+			return NULL;
+	return o;
+}
+
+/* Reads (mode, root): mode "read-only" | "workspace-write", root a string
+ * without NUL that lib/ has canonicalised. */
+static napi_value get_mode_root(napi_env env, napi_value *argv, sandy_mode *mode,
+				char *root, size_t size)
+{
+	char word[24];
+	size_t len;
+
+	if (get_cstring(env, argv[0], word, sizeof(word)) == NULL)
+		return NULL;
+	*mode = strcmp(word, "workspace-write") == 0 ? SANDY_MODE_WORKSPACE_WRITE
+						     : SANDY_MODE_READ_ONLY;
+	CHECK(napi_get_value_string_utf8(env, argv[1], root, size, &len));
+	if (len + 1 >= size || strlen(root) != len) {
+		napi_throw_range_error(env, "ESANDYARGS", "unusable workspace root");
+		return NULL;
+	}
+	return argv[0];
+}
+
+/* seamLauncherWords(mode, root, landlockOnly) -> the launcher's words */
+static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
+{
+	napi_value argv[3], out;
+	bool landlock_only;
+	sandy_seam_level level;
+	sandy_mode mode;
+	char root[SANDY_PATH_MAX_BYTES + 2];
+	sandy_policy p;
+	sandy_error err;
+	char **words;
+	size_t n = 0;
+
+	if (get_args(env, info, 3, argv) == NULL ||
+	    get_mode_root(env, argv, &mode, root, sizeof(root)) == NULL ||
+	    get_bool(env, argv[2], &landlock_only) == NULL)
+		return NULL;
+	level = landlock_only ? SANDY_SEAM_LANDLOCK_ONLY : SANDY_SEAM_FULL;
+	if (sandy_seam_policy(mode, level, root, &p, &err) != 0)
+		return sandbox_error_to_js(env, &err);
+	words = sandy_seam_launcher_argv(&p, mode, level, &n);
+	sandy_policy_free(&p);
+	out = words_to_js(env, words, n);
+	return out;
+}
+
+/* bwrapArgv(bwrapPath, mode, root) -> bwrap's words before the command */
+static napi_value bwrap_argv(napi_env env, napi_callback_info info)
+{
+	napi_value argv[3];
+	char bwrap[256], root[SANDY_PATH_MAX_BYTES + 2];
+	sandy_mode mode;
+	size_t n = 0;
+
+	if (get_args(env, info, 3, argv) == NULL ||
+	    get_cstring(env, argv[0], bwrap, sizeof(bwrap)) == NULL ||
+	    get_mode_root(env, argv + 1, &mode, root, sizeof(root)) == NULL)
+		return NULL;
+	return words_to_js(env, sandy_bwrap_argv(bwrap, mode, root, &n), n);
+}
+
 static napi_value init(napi_env env, napi_value exports)
 {
 	static const napi_property_descriptor fns[] = {
@@ -642,6 +800,12 @@ static napi_value init(napi_env env, napi_value exports)
 		{"probe", NULL, probe, NULL, NULL, NULL, napi_enumerable, NULL},
 		{"limits", NULL, limits, NULL, NULL, NULL, napi_enumerable,
 		 NULL},
+		{"backendDialect", NULL, backend_dialect, NULL, NULL, NULL,
+		 napi_enumerable, NULL},
+		{"seamLauncherWords", NULL, seam_launcher_words, NULL, NULL,
+		 NULL, napi_enumerable, NULL},
+		{"bwrapArgv", NULL, bwrap_argv, NULL, NULL, NULL,
+		 napi_enumerable, NULL},
 	};
 
 	CHECK(napi_define_properties(env, exports, sizeof(fns) / sizeof(fns[0]),

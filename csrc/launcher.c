@@ -21,17 +21,6 @@ static void __attribute__((noreturn)) die(const sandy_error *err)
 	_exit(SANDY_LAUNCHER_EXIT_FAILURE);
 }
 
-static sandy_apply_level level_from_env(void)
-{
-	/* The provider selects the Landlock-only level explicitly; the
-	 * default is the full contract. */
-	const char *level = getenv("SANDY_LAUNCHER_LEVEL");
-
-	if (level != NULL && strcmp(level, "landlock") == 0)
-		return SANDY_APPLY_LANDLOCK_ONLY;
-	return SANDY_APPLY_FULL;
-}
-
 static void __attribute__((noreturn)) exec_target(char *const argv[])
 {
 	execvp(argv[0], argv);
@@ -42,31 +31,36 @@ static void __attribute__((noreturn)) exec_target(char *const argv[])
 
 int main(int argc, char *argv[])
 {
-	sandy_policy policy;
+	sandy_launch launch;
 	sandy_resolved resolved;
 	sandy_error err = {0};
-	char *cwd = NULL;
 	int target;
 
-	if (sandy_policy_from_argv(argc - 1, argv + 1, &policy, &cwd, &target,
-				   &err) != 0)
+	if (sandy_launch_from_argv(argc - 1, argv + 1, &launch, &err) != 0)
 		die(&err);
-	target += 1; /* index into argv, which has the launcher path first */
+	target = launch.target + 1; /* argv has the launcher path first */
 	if (target >= argc) {
 		sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED, "no command given");
 		die(&err);
 	}
-	if (sandy_resolve(&policy, cwd, &resolved, &err) != 0)
+	if (launch.n_tmpfs > 0) {
+		sandy_fail(&err, SANDY_ERR_UNSUPPORTED,
+			   "private temp areas are not implemented yet");
 		die(&err);
-	sandy_policy_free(&policy);
-	free(cwd);
+	}
+	if (sandy_resolve(&launch.policy, launch.cwd, &resolved, &err) != 0)
+		die(&err);
 	if (!sandy_resolved_covers_cwd(&resolved)) {
 		sandy_fail(&err, SANDY_ERR_INVALID_POLICY,
 			   "the working directory is not covered by a grant");
 		die(&err);
 	}
-	if (sandy_apply(&resolved, level_from_env(), &err) != 0)
+	if (sandy_apply(&resolved,
+			launch.landlock_only ? SANDY_APPLY_LANDLOCK_ONLY
+					     : SANDY_APPLY_FULL,
+			&err) != 0)
 		die(&err);
 	sandy_resolved_free(&resolved);
+	sandy_launch_free(&launch);
 	exec_target(argv + target);
 }

@@ -56,8 +56,9 @@ static const char *scope_word(sandy_scope s)
 	return s == SANDY_SCOPE_SUBTREE ? "subtree" : "exact";
 }
 
-char **sandy_policy_to_argv(const sandy_policy *p, const char *cwd,
-			    size_t *count)
+char **sandy_policy_to_argv(const sandy_policy *p,
+			    const char *const *tmpfs_paths, bool landlock_only,
+			    const char *cwd, size_t *count)
 {
 	word_list w = {0};
 	size_t i;
@@ -89,8 +90,16 @@ char **sandy_policy_to_argv(const sandy_policy *p, const char *cwd,
 		push(&w, p->deny_write_exact[i].bytes,
 		     p->deny_write_exact[i].len);
 	}
-	push_word(&w, "--cwd");
-	push_word(&w, cwd);
+	for (i = 0; tmpfs_paths != NULL && tmpfs_paths[i] != NULL; i++) {
+		push_word(&w, "--tmpfs");
+		push_word(&w, tmpfs_paths[i]);
+	}
+	if (landlock_only)
+		push_word(&w, "--landlock-only");
+	if (cwd != NULL) {
+		push_word(&w, "--cwd");
+		push_word(&w, cwd);
+	}
 	if (w.failed) {
 		sandy_argv_free(w.words);
 		return NULL;
@@ -108,6 +117,20 @@ void sandy_argv_free(char **words)
 	for (i = 0; words[i] != NULL; i++)
 		free(words[i]);
 	free(words);
+}
+
+char **sandy_words_dup(const char *const *words, size_t *count)
+{
+	word_list w = {0};
+
+	for (; *words != NULL; words++)
+		push_word(&w, *words);
+	if (w.failed) {
+		sandy_argv_free(w.words);
+		return NULL;
+	}
+	*count = w.n;
+	return w.words;
 }
 
 /* ---- decoding --------------------------------------------------------- */
@@ -141,9 +164,10 @@ static int bad(sandy_error *err, const char *why)
 }
 
 /* Consumes one option at argv[*i]; returns 0, 1 at "--", or -1. */
-static int parse_option(int argc, char *const argv[], int *i, sandy_policy *p,
-			char **cwd, sandy_error *err)
+static int parse_option(int argc, char *const argv[], int *i, sandy_launch *l,
+			sandy_error *err)
 {
+	sandy_policy *p = &l->policy;
 	const char *opt = argv[*i];
 	int left = argc - *i - 1;
 	sandy_access a;
@@ -180,9 +204,14 @@ static int parse_option(int argc, char *const argv[], int *i, sandy_policy *p,
 	} else if (strcmp(opt, "--deny-write-exact") == 0 && left >= 1) {
 		++*i;
 		rc = sandy_policy_deny_write_exact(p, argv[*i], strlen(argv[*i]));
-	} else if (strcmp(opt, "--cwd") == 0 && left >= 1 && *cwd == NULL) {
-		*cwd = strdup(argv[++*i]);
-		rc = *cwd == NULL ? -1 : 0;
+	} else if (strcmp(opt, "--tmpfs") == 0 && left >= 1 &&
+		   l->n_tmpfs < SANDY_TMPFS_MAX) {
+		l->tmpfs[l->n_tmpfs++] = argv[++*i];
+	} else if (strcmp(opt, "--landlock-only") == 0) {
+		l->landlock_only = true;
+	} else if (strcmp(opt, "--cwd") == 0 && left >= 1 && l->cwd == NULL) {
+		l->cwd = strdup(argv[++*i]);
+		rc = l->cwd == NULL ? -1 : 0;
 	} else {
 		return bad(err, "unknown or incomplete option");
 	}
@@ -192,36 +221,36 @@ static int parse_option(int argc, char *const argv[], int *i, sandy_policy *p,
 	return 0;
 }
 
-int sandy_policy_from_argv(int argc, char *const argv[], sandy_policy *out,
-			   char **cwd, int *target, sandy_error *err)
+int sandy_launch_from_argv(int argc, char *const argv[], sandy_launch *out,
+			   sandy_error *err)
 {
 	int i, rc = -1;
 
-	sandy_policy_init(out, 0);
-	*cwd = NULL;
+	memset(out, 0, sizeof(*out));
 	if (argc < 1 || strcmp(argv[0], SANDY_ARGV_MAGIC) != 0) {
 		bad(err, "missing version word");
-		goto fail;
+		return -1;
 	}
 	for (i = 1; i < argc; i++) {
-		rc = parse_option(argc, argv, &i, out, cwd, err);
+		rc = parse_option(argc, argv, &i, out, err);
 		if (rc != 0)
 			break;
 	}
-	if (rc != 1) {
-		if (rc == 0)
-			bad(err, "missing \"--\"");
-		goto fail;
+	if (rc == 1 && out->policy.network != 0) {
+		out->target = i + 1;
+		return 0;
 	}
-	if (out->network == 0 || *cwd == NULL) {
-		bad(err, "missing --network or --cwd");
-		goto fail;
-	}
-	*target = i + 1;
-	return 0;
-fail:
-	sandy_policy_free(out);
-	free(*cwd);
-	*cwd = NULL;
+	if (rc == 0)
+		bad(err, "missing \"--\"");
+	else if (rc == 1)
+		bad(err, "missing --network");
+	sandy_launch_free(out);
 	return -1;
+}
+
+void sandy_launch_free(sandy_launch *l)
+{
+	sandy_policy_free(&l->policy);
+	free(l->cwd);
+	memset(l, 0, sizeof(*l));
 }

@@ -7,11 +7,19 @@
  *            {--grant read|read_write exact|subtree PATH}
  *            {--execute exact|subtree PATH}
  *            {--deny-subtree PATH} {--deny-write-exact PATH}
- *            --cwd DIR -- TARGET [ARGS...]
+ *            {--tmpfs PATH} [--landlock-only] [--cwd DIR]
+ *            -- TARGET [ARGS...]
+ *
+ * --tmpfs is not policy vocabulary: it is the seam's private temp area, an
+ * empty writable tmpfs the launcher mounts at PATH in the view.
+ * --landlock-only selects the level for hosts without user namespaces
+ * (apply.h); the provider only emits it where the probe found that. Without
+ * --cwd the launcher takes its own working directory as the snapshot.
  */
 #ifndef SANDY_POLICY_ARGV_H
 #define SANDY_POLICY_ARGV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "error.h"
@@ -20,16 +28,33 @@
 #define SANDY_ARGV_MAGIC "--sandy-policy-v1"
 
 /* Returns a NULL-terminated, malloc'd vector of malloc'd words for the
- * policy and cwd (not the launcher path, not "--" nor the target); *count
- * gets the number of words. NULL when out of memory or a path holds a NUL. */
-char **sandy_policy_to_argv(const sandy_policy *p, const char *cwd,
-			    size_t *count);
+ * policy, the private tmpfs paths (NULL-terminated list, or NULL), the
+ * level and cwd (or NULL), not the launcher path, "--" nor the target; *count gets the
+ * number of words. NULL when out of memory or a path holds a NUL. */
+char **sandy_policy_to_argv(const sandy_policy *p,
+			    const char *const *tmpfs_paths, bool landlock_only,
+			    const char *cwd, size_t *count);
 void sandy_argv_free(char **words);
 
+/* A malloc'd copy of a NULL-terminated word list; NULL when out of memory. */
+char **sandy_words_dup(const char *const *words, size_t *count);
+
+#define SANDY_TMPFS_MAX 4
+
+/* What the launcher reads from its argv. */
+typedef struct sandy_launch {
+	sandy_policy policy;
+	char *cwd; /* NULL: the launcher's own working directory */
+	const char *tmpfs[SANDY_TMPFS_MAX + 1]; /* borrowed from argv */
+	size_t n_tmpfs;
+	bool landlock_only;
+	int target; /* index of the first target word (may equal argc) */
+} sandy_launch;
+
 /* Parses argv[0..argc) as produced above, up to and including "--".
- * On success returns 0, fills *out and *cwd (malloc'd) and sets *target to
- * the index of the first target word (which may equal argc: no target). */
-int sandy_policy_from_argv(int argc, char *const argv[], sandy_policy *out,
-			   char **cwd, int *target, sandy_error *err);
+ * Returns 0 and fills *out, or -1 with *err set and *out empty. */
+int sandy_launch_from_argv(int argc, char *const argv[], sandy_launch *out,
+			   sandy_error *err);
+void sandy_launch_free(sandy_launch *l);
 
 #endif

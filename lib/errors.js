@@ -27,3 +27,16 @@ class SandboxError extends Error {
 }
 
 module.exports = { PolicyDocumentError, SandboxError, DOCUMENT_ERROR_KINDS, SANDBOX_ERROR_KINDS }
+
+// The seam's fail-closed error: no usable backend, or a confined launch that
+// provably never started. `reasons` says why, per candidate when known.
+class SandboxUnavailableError extends Error {
+  constructor (message, { reasons = [], cause } = {}) {
+    super(message, cause === undefined ? undefined : { cause })
+    this.name = 'SandboxUnavailableError'
+    this.code = 'SANDBOX_UNAVAILABLE'
+    this.reasons = Object.freeze([...reasons])
+  }
+}
+
+module.exports.SandboxUnavailableError = SandboxUnavailableError

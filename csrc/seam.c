@@ -1,0 +1,210 @@
+#include "seam.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "launcher.h"
+#include "policy_argv.h"
+
+/* ---- dialects --------------------------------------------------------- */
+
+/* What common tools print for the errno values each backend produces when
+ * it blocks a file effect (strerror texts, shared by coreutils, sh, bash,
+ * python and node). */
+static const char *const launcher_denials[] = {
+	"Permission denied",       /* EACCES: Landlock */
+	"Read-only file system",   /* EROFS: read-only mounts of the view */
+	"Operation not permitted", /* EPERM: seccomp, mount attributes */
+	NULL,
+};
+static const char *const bwrap_denials[] = {
+	"Read-only file system", /* EROFS: --ro-bind / / */
+	NULL,
+};
+static const char *const seatbelt_denials[] = {
+	"Operation not permitted", /* EPERM: Seatbelt */
+	NULL,
+};
+
+static const int launcher_exit_codes[] = {SANDY_LAUNCHER_EXIT_FAILURE, 0};
+static const char *const launcher_fatal[] = {"sandy-launcher: fatal:", NULL};
+/* bubblewrap reports every failure before the exec as "bwrap: ..." and
+ * exits 1; the command itself is started through a shell shim, so a missing
+ * command is the shell's ordinary 127, never a bwrap line. */
+static const int bwrap_exit_codes[] = {1, 0};
+static const char *const bwrap_fatal[] = {"bwrap: ", NULL};
+static const char *const seatbelt_fatal[] = {"sandbox-exec: ", NULL};
+static const int seatbelt_exit_codes[] = {65, 71, 0};
+
+static const sandy_runner_rule launcher_rules[] = {
+	{launcher_exit_codes, launcher_fatal, NULL},
+};
+static const sandy_runner_rule bwrap_rules[] = {
+	{bwrap_exit_codes, bwrap_fatal, NULL},
+};
+static const sandy_runner_rule seatbelt_rules[] = {
+	{seatbelt_exit_codes, seatbelt_fatal, NULL},
+};
+
+static const sandy_dialect dialects[SANDY_BACKEND_COUNT] = {
+	[SANDY_BACKEND_SANDY] = {launcher_denials, launcher_rules, 1},
+	[SANDY_BACKEND_BWRAP] = {bwrap_denials, bwrap_rules, 1},
+	[SANDY_BACKEND_LANDLOCK] = {launcher_denials, launcher_rules, 1},
+	[SANDY_BACKEND_SEATBELT] = {seatbelt_denials, seatbelt_rules, 1},
+};
+
+const sandy_dialect *sandy_backend_dialect(sandy_backend_id id)
+{
+	return id < SANDY_BACKEND_COUNT ? &dialects[id] : NULL;
+}
+
+/* ---- the launcher's policy for a seam mode ---------------------------- */
+
+/* Top-level entries that are not granted wholesale: the kernel's own trees
+ * get dedicated treatment (devices one by one; /proc and /sys are not part
+ * of a file-effect policy). */
+static bool private_tmp(sandy_mode mode, sandy_seam_level level)
+{
+	return mode == SANDY_MODE_WORKSPACE_WRITE && level == SANDY_SEAM_FULL;
+}
+
+static bool skipped_top_level(const char *name, bool own_tmp)
+{
+	static const char *const always[] = {".", "..", "proc", "sys", "dev",
+					     NULL};
+	size_t i;
+
+	for (i = 0; always[i] != NULL; i++)
+		if (strcmp(name, always[i]) == 0)
+			return true;
+	/* a private /tmp replaces the host's */
+	return own_tmp && strcmp(name, "tmp") == 0;
+}
+
+/* Reads and execution everywhere: each top-level directory of the host as
+ * a read + execute subtree (the root itself may only be granted exact
+ * read). Top-level symlinks (/bin -> usr/bin) are left to the view, which
+ * recreates them. */
+static int grant_host_tree(bool own_tmp, sandy_policy *out)
+{
+	DIR *d = opendir("/");
+	struct dirent *e;
+	char path[NAME_MAX + 2];
+	int rc = 0;
+
+	if (d == NULL)
+		return -1;
+	while (rc == 0 && (e = readdir(d)) != NULL) {
+		if (e->d_type != DT_DIR || skipped_top_level(e->d_name, own_tmp))
+			continue;
+		path[0] = '/';
+		strcpy(path + 1, e->d_name);
+		rc = sandy_policy_grant(out, path, strlen(path),
+					SANDY_ACCESS_READ, SANDY_SCOPE_SUBTREE);
+		if (rc == 0)
+			rc = sandy_policy_allow_execute(out, path, strlen(path),
+							SANDY_SCOPE_SUBTREE);
+	}
+	closedir(d);
+	return rc;
+}
+
+static int grant_devices(sandy_policy *out)
+{
+	static const char *const readable[] = {"/dev/zero", "/dev/full",
+					       "/dev/random", "/dev/urandom",
+					       NULL};
+	size_t i;
+	struct stat st;
+
+	/* /dev/null is the one sink every mode permits. */
+	if (sandy_policy_grant(out, "/dev/null", 9, SANDY_ACCESS_READ_WRITE,
+			       SANDY_SCOPE_EXACT) != 0)
+		return -1;
+	for (i = 0; readable[i] != NULL; i++) {
+		if (stat(readable[i], &st) != 0)
+			continue; /* a minimal /dev: grant what exists */
+		if (sandy_policy_grant(out, readable[i], strlen(readable[i]),
+				       SANDY_ACCESS_READ,
+				       SANDY_SCOPE_EXACT) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+int sandy_seam_policy(sandy_mode mode, sandy_seam_level level,
+		      const char *root, sandy_policy *out, sandy_error *err)
+{
+	sandy_policy_init(out, SANDY_NETWORK_ALLOW_ALL);
+	out->allow_subprocesses = true;
+	if (sandy_policy_grant(out, "/", 1, SANDY_ACCESS_READ,
+			       SANDY_SCOPE_EXACT) != 0 ||
+	    grant_host_tree(private_tmp(mode, level), out) != 0 ||
+	    grant_devices(out) != 0)
+		goto fail;
+	if (mode == SANDY_MODE_WORKSPACE_WRITE &&
+	    (sandy_policy_grant(out, root, strlen(root),
+				SANDY_ACCESS_READ_WRITE,
+				SANDY_SCOPE_SUBTREE) != 0 ||
+	     sandy_policy_allow_execute(out, root, strlen(root),
+					SANDY_SCOPE_SUBTREE) != 0))
+		goto fail;
+	return 0;
+fail:
+	sandy_policy_free(out);
+	return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+			  "cannot list the host's top-level directories");
+}
+
+char **sandy_seam_launcher_argv(const sandy_policy *p, sandy_mode mode,
+				sandy_seam_level level, size_t *count)
+{
+	static const char *const tmpfs[] = {"/tmp", "/dev/shm", NULL};
+
+	return sandy_policy_to_argv(p, private_tmp(mode, level) ? tmpfs : NULL,
+				    level == SANDY_SEAM_LANDLOCK_ONLY, NULL,
+				    count);
+}
+
+/* ---- bubblewrap ------------------------------------------------------- */
+
+char **sandy_bwrap_argv(const char *bwrap, sandy_mode mode, const char *root,
+			size_t *count)
+{
+	/* Read-only root, fresh /proc for a private PID namespace (the host's
+	 * /proc would expose other processes' roots), a minimal /dev that is
+	 * then made read-only (its device nodes stay usable, so /dev/null is
+	 * writable), no capabilities even as root (measured: with them a
+	 * confined root can remount / read-write), and a shell shim so that a
+	 * missing command is the shell's 127, never a bwrap failure line. */
+	const char *const head[] = {
+		bwrap, "--new-session", "--die-with-parent", "--cap-drop", "ALL",
+		"--unshare-pid", "--unshare-ipc", "--ro-bind", "/", "/",
+		"--proc", "/proc", "--dev", "/dev", NULL};
+	const char *const writable[] = {"--tmpfs", "/tmp", "--tmpfs",
+					"/dev/shm", NULL};
+	const char *const tail[] = {"--remount-ro", "/dev", NULL};
+	const char *const shim[] = {"--", "/bin/sh", "-c", "exec \"$0\" \"$@\"",
+				    NULL};
+	const char *words[40];
+	size_t n = 0, i;
+
+	for (i = 0; head[i] != NULL; i++)
+		words[n++] = head[i];
+	if (mode == SANDY_MODE_WORKSPACE_WRITE)
+		for (i = 0; writable[i] != NULL; i++)
+			words[n++] = writable[i];
+	for (i = 0; tail[i] != NULL; i++)
+		words[n++] = tail[i];
+	if (mode == SANDY_MODE_WORKSPACE_WRITE) {
+		words[n++] = "--bind";
+		words[n++] = root;
+		words[n++] = root;
+	}
+	for (i = 0; shim[i] != NULL; i++)
+		words[n++] = shim[i];
+	words[n] = NULL;
+	return sandy_words_dup(words, count);
+}

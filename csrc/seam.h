@@ -1,0 +1,59 @@
+/* The seam's backends as data: for a mode and workspace root, which argv to
+ * run and which stderr dialect the backend speaks. JS picks the backend from
+ * the probe; everything a backend promises is decided here, in one place. */
+#ifndef SANDY_SEAM_H
+#define SANDY_SEAM_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "policy.h"
+#include "probe.h"
+
+typedef enum sandy_mode {
+	SANDY_MODE_READ_ONLY = 1,
+	SANDY_MODE_WORKSPACE_WRITE,
+} sandy_mode;
+
+/* A RunnerFailureRule of the seam (NULL-terminated lists, exit codes
+ * terminated by 0). */
+typedef struct sandy_runner_rule {
+	const int *allowed_exit_codes;
+	const char *const *fatal_signatures;
+	const char *const *informational_lines;
+} sandy_runner_rule;
+
+typedef struct sandy_dialect {
+	const char *const *denial_signatures; /* NULL-terminated */
+	const sandy_runner_rule *rules;
+	size_t n_rules;
+} sandy_dialect;
+
+/* The dialect of a native backend (sandy, bwrap, landlock, seatbelt). */
+const sandy_dialect *sandy_backend_dialect(sandy_backend_id id);
+
+/* How the launcher runs for the seam: the full level (namespaces, view,
+ * private temp area) or the Landlock-only level (no view, no temp area). */
+typedef enum sandy_seam_level {
+	SANDY_SEAM_FULL = 1,
+	SANDY_SEAM_LANDLOCK_ONLY,
+} sandy_seam_level;
+
+/* The Sandy policy the launcher enforces for a seam mode: reads and
+ * execution everywhere, writes only where the mode allows, network as the
+ * host has it, subprocesses allowed. `root` must be canonical. */
+int sandy_seam_policy(sandy_mode mode, sandy_seam_level level,
+		      const char *root, sandy_policy *out, sandy_error *err);
+
+/* The launcher's words (policy_argv.h) for a seam policy: no --cwd (the
+ * launcher snapshots the working directory it is started in); at the full
+ * level, for workspace-write, a private /tmp and /dev/shm. */
+char **sandy_seam_launcher_argv(const sandy_policy *p, sandy_mode mode,
+				sandy_seam_level level, size_t *count);
+
+/* bubblewrap's argv for a mode, up to and including the exec shim; the
+ * caller appends the command. NULL-terminated, free with sandy_argv_free. */
+char **sandy_bwrap_argv(const char *bwrap, sandy_mode mode, const char *root,
+			size_t *count);
+
+#endif

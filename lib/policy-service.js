@@ -1,0 +1,52 @@
+'use strict'
+// ctx.sandboxPolicy.resolve: the one place that owns mode precedence and the
+// workspace-root fallback, so consumers do not repeat it.
+const fs = require('node:fs')
+const path = require('node:path')
+
+const SANDBOX_MODES = Object.freeze(['read-only', 'workspace-write', 'danger-full-access'])
+
+function checkMode (mode, what) {
+  if (mode === undefined) return undefined
+  if (!SANDBOX_MODES.includes(mode)) throw new RangeError(`${what} must be one of ${SANDBOX_MODES.join(', ')}`)
+  return mode
+}
+
+function checkRoot (root, what) {
+  if (root === undefined) return undefined
+  if (typeof root !== 'string' || root === '' || root.includes('\0')) throw new TypeError(`${what} must be a non-empty path string`)
+  if (!path.isAbsolute(root)) throw new TypeError(`${what} must be an absolute path`)
+  return root
+}
+
+// Filesystem semantics first (the kernel resolves `link/..` through the
+// link's target, where a spawned process really runs), then lexical form.
+function canonicalRoot (root) {
+  let real
+  try {
+    real = fs.realpathSync.native(root)
+  } catch (err) {
+    throw new RangeError(`workspace root cannot be resolved (${err.code})`)
+  }
+  if (!fs.statSync(real).isDirectory()) throw new RangeError('workspace root is not a directory')
+  return path.normalize(real)
+}
+
+function createSandboxPolicyService (config = {}) {
+  const configured = Object.freeze({
+    mode: checkMode(config.mode, 'config.mode'),
+    workspaceRoot: checkRoot(config.workspaceRoot, 'config.workspaceRoot')
+  })
+  function resolve (request = {}) {
+    const session = request.session
+    const explicit = checkMode(request.mode, 'request.mode')
+    const sessionMode = session ? checkMode(session.sandboxMode, 'session.sandboxMode') : undefined
+    const sessionRoot = session ? checkRoot(session.cwd, 'session.cwd') : undefined
+    const mode = explicit ?? sessionMode ?? configured.mode ?? 'read-only'
+    const root = sessionRoot ?? configured.workspaceRoot ?? process.cwd()
+    return Object.freeze({ mode, workspaceRoot: canonicalRoot(root) })
+  }
+  return Object.freeze({ resolve })
+}
+
+module.exports = { createSandboxPolicyService, SANDBOX_MODES }

@@ -1,0 +1,200 @@
+'use strict'
+// The seam's local provider: arbitrates once between the backends this host
+// can really use, then confines each call under that call's own policy.
+// confine() is synchronous, touches no provider state after the first call,
+// and never hands back the caller's argv unconfined.
+const fs = require('node:fs')
+const path = require('node:path')
+const { addon, launcherPath } = require('./binding')
+const { probe: hostProbe } = require('./probe')
+const { SandboxUnavailableError } = require('./errors')
+
+const BACKENDS = Object.freeze(['sandy', 'bwrap', 'landlock', 'seatbelt'])
+const CONFINED_MODES = Object.freeze(['read-only', 'workspace-write'])
+
+// ---- argument checks --------------------------------------------------------
+
+function checkRunner (runner) {
+  if (runner === undefined) return undefined
+  if (runner === null || typeof runner !== 'object') throw new TypeError('runner must be an object')
+  const { argv, runnerFailureSignatures, enforcement, denialSignatures = [] } = runner
+  if (!Array.isArray(argv) || argv.length === 0 || !argv.every(isArgWord)) {
+    throw new TypeError('runner.argv must be a non-empty array of strings without NUL bytes')
+  }
+  if (!path.isAbsolute(argv[0])) throw new TypeError('runner.argv[0] must be an absolute path')
+  if (!Array.isArray(runnerFailureSignatures) || runnerFailureSignatures.length === 0 ||
+      !runnerFailureSignatures.every(isSignature)) {
+    throw new TypeError('runner.runnerFailureSignatures must be a non-empty array of non-empty, single-line strings')
+  }
+  if (!Array.isArray(denialSignatures) || !denialSignatures.every(isSignature)) {
+    throw new TypeError('runner.denialSignatures must be an array of non-empty, single-line strings')
+  }
+  if (enforcement !== 'full' && enforcement !== 'partial') throw new TypeError("runner.enforcement must be 'full' or 'partial'")
+  return Object.freeze({
+    argv: Object.freeze([...argv]),
+    enforcement,
+    denialSignatures: Object.freeze([...denialSignatures]),
+    runnerFailureRules: Object.freeze([Object.freeze({ fatalSignatures: Object.freeze([...runnerFailureSignatures]) })])
+  })
+}
+
+function isArgWord (w) {
+  return typeof w === 'string' && !w.includes('\0')
+}
+
+function isSignature (s) {
+  return typeof s === 'string' && s.trim() !== '' && !/[\r\n]/.test(s)
+}
+
+function checkOptions (options) {
+  if (options === null || typeof options !== 'object') throw new TypeError('options must be an object')
+  const runner = checkRunner(options.runner)
+  const backend = options.backend ?? (runner ? 'runner' : 'auto')
+  if (backend !== 'auto' && backend !== 'runner' && !BACKENDS.includes(backend)) {
+    throw new RangeError(`backend must be one of auto, ${BACKENDS.join(', ')}, runner`)
+  }
+  if (backend === 'runner' && !runner) throw new TypeError("backend 'runner' needs options.runner")
+  return { backend, runner }
+}
+
+function checkArgv (argv) {
+  if (!Array.isArray(argv) || argv.length === 0 || !argv.every(isArgWord) || argv[0] === '') {
+    throw new TypeError('argv must be a non-empty array of strings without NUL bytes')
+  }
+}
+
+// The seam's SandboxPolicy: a confining mode and an existing absolute root,
+// returned canonical (bind mounts and Landlock act on the real directory).
+function checkPolicy (policy) {
+  if (policy === null || typeof policy !== 'object') throw new TypeError('policy must be an object')
+  const { mode, workspaceRoot } = policy
+  if (!CONFINED_MODES.includes(mode)) {
+    throw new RangeError(`policy.mode must be 'read-only' or 'workspace-write'` +
+      (mode === 'danger-full-access' ? " (a 'danger-full-access' caller spawns its argv itself)" : ''))
+  }
+  if (typeof workspaceRoot !== 'string' || workspaceRoot === '' || workspaceRoot.includes('\0') ||
+      !workspaceRoot.isWellFormed()) {
+    throw new TypeError('policy.workspaceRoot must be a non-empty path string')
+  }
+  if (!path.isAbsolute(workspaceRoot)) throw new TypeError('policy.workspaceRoot must be an absolute path')
+  let root
+  try {
+    root = fs.realpathSync.native(workspaceRoot)
+  } catch (err) {
+    throw new RangeError(`policy.workspaceRoot cannot be resolved (${err.code})`)
+  }
+  if (!fs.statSync(root).isDirectory()) throw new RangeError('policy.workspaceRoot is not a directory')
+  if (mode === 'workspace-write' && root === '/') throw new RangeError('a workspace root of / would make everything writable')
+  return { mode, root }
+}
+
+// ---- arbitration ------------------------------------------------------------
+
+function launcherCheck () {
+  try {
+    return { ok: true, path: launcherPath() }
+  } catch (err) {
+    return { ok: false, why: err.message }
+  }
+}
+
+// Every candidate in the design's order, usable or not, and why.
+function arbitrate ({ backend, runner }) {
+  const host = hostProbe()
+  const launcher = launcherCheck()
+  const candidates = BACKENDS.map((name) => {
+    const v = host.backends[name]
+    const c = { name, usable: v.usable, enforcement: v.enforcement, reason: v.reason }
+    if (c.usable && (name === 'sandy' || name === 'landlock') && !launcher.ok) {
+      Object.assign(c, { usable: false, enforcement: null, reason: launcher.why })
+    }
+    return Object.freeze(c)
+  })
+  if (runner) {
+    candidates.push(Object.freeze({ name: 'runner', usable: true, enforcement: runner.enforcement, reason: 'operator-configured runner' }))
+  }
+  const pick = backend === 'auto'
+    ? candidates.find((c) => c.usable)
+    : candidates.find((c) => c.name === backend && c.usable)
+  return Object.freeze({
+    requested: backend,
+    selected: pick ? pick.name : null,
+    candidates: Object.freeze(candidates),
+    host,
+    launcher: launcher.ok ? launcher.path : null
+  })
+}
+
+function unavailable (report) {
+  const reasons = report.candidates.map((c) => `${c.name}: ${c.usable ? 'usable' : c.reason}`)
+  const what = report.requested === 'auto' ? 'no usable sandbox backend on this host' : `the ${report.requested} backend is not usable on this host`
+  return new SandboxUnavailableError(what, { reasons })
+}
+
+// ---- per-backend argv -------------------------------------------------------
+
+function nativeDialect (name) {
+  const d = addon.backendDialect(name)
+  return {
+    denialSignatures: Object.freeze(d.denialSignatures),
+    runnerFailureRules: Object.freeze(d.runnerFailureRules.map((r) => Object.freeze(r)))
+  }
+}
+
+function launcherArgv (report, { mode, root }, argv, landlockOnly) {
+  const words = addon.seamLauncherWords(mode, root, landlockOnly)
+  if (!Array.isArray(words)) throw new SandboxUnavailableError('the sandbox policy could not be prepared', { reasons: [words.error.message] })
+  return [report.launcher, ...words, '--', ...argv]
+}
+
+// bubblewrap must come from a system directory, never from the workspace.
+function bwrapArgv (report, { mode, root }, argv) {
+  const bwrap = report.host.bwrap.path
+  const rel = path.relative(root, bwrap)
+  if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) {
+    throw new SandboxUnavailableError('bubblewrap lies inside the workspace', { reasons: ['bwrap: found inside the workspace root'] })
+  }
+  return [...addon.bwrapArgv(bwrap, mode, root), ...argv]
+}
+
+function confineWith (report, runner, policy, argv) {
+  const name = report.selected
+  const verdict = report.candidates.find((c) => c.name === name)
+  if (name === 'runner') {
+    return { argv: [...runner.argv, ...argv], enforcement: runner.enforcement, denialSignatures: runner.denialSignatures, runnerFailureRules: runner.runnerFailureRules }
+  }
+  /* c8 ignore next 3 */
+  if (name === 'seatbelt') {
+    throw new SandboxUnavailableError('Seatbelt confinement is not implemented yet', { reasons: ['seatbelt: not implemented'] })
+  }
+  const built = name === 'bwrap'
+    ? bwrapArgv(report, policy, argv)
+    : launcherArgv(report, policy, argv, name === 'landlock')
+  return { argv: built, enforcement: verdict.enforcement, ...nativeDialect(name) }
+}
+
+// ---- the provider -----------------------------------------------------------
+
+function createLocalSandboxProvider (options = {}) {
+  const config = checkOptions(options)
+  let report = null
+  const arbitration = () => (report ??= arbitrate(config))
+
+  function confine (argv, policy) {
+    checkArgv(argv)
+    const checked = checkPolicy(policy)
+    const r = arbitration()
+    if (r.selected === null) throw unavailable(r)
+    const out = confineWith(r, config.runner, checked, argv)
+    return Object.freeze({ ...out, argv: Object.freeze([...out.argv]) })
+  }
+
+  function probe () {
+    const r = arbitration()
+    return structuredClone({ requested: r.requested, selected: r.selected, candidates: r.candidates })
+  }
+
+  return Object.freeze({ confine, probe })
+}
+
+module.exports = { createLocalSandboxProvider, CONFINED_MODES }

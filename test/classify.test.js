@@ -1,0 +1,101 @@
+'use strict'
+// classifyExit / classifySpawnError against the seam's rules, with real
+// spawn errors from Node where provenance matters.
+const t = require('tap')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const { classifyExit, classifySpawnError, SandboxUnavailableError } = require('..')
+
+const confined = {
+  argv: ['/opt/runner', '--', 'true'],
+  enforcement: 'full',
+  denialSignatures: ['Read-only file system'],
+  runnerFailureRules: [
+    { allowedExitCodes: [125], fatalSignatures: ['runner: fatal:'], informationalLines: ['runner: fatal: just a notice'] }
+  ]
+}
+
+t.test('runner failure needs a nonzero exit, the exit-code gate and a fatal line', async (t) => {
+  const stderr = 'noise\nRUNNER: FATAL: namespaces unavailable\n'
+  t.same(classifyExit(confined, { code: 125, signal: null, stderr }), { kind: 'runner-failure', detail: 'RUNNER: FATAL: namespaces unavailable' })
+  t.equal(classifyExit(confined, { code: 1, signal: null, stderr }).kind, 'ordinary', 'exit code outside the gate')
+  t.equal(classifyExit(confined, { code: 0, signal: null, stderr }).kind, 'ordinary', 'a success is never a runner failure')
+  t.equal(classifyExit(confined, { code: null, signal: 'SIGKILL', stderr }).kind, 'ordinary', 'a signal has no exit code')
+  t.equal(classifyExit(confined, { code: 125, signal: null, stderr: 'exit status alone\n' }).kind, 'ordinary', 'exit status alone never proves it')
+})
+
+t.test('informational lines are removed by exact, case-insensitive full-line equality', async (t) => {
+  t.equal(classifyExit(confined, { code: 125, stderr: 'Runner: Fatal: just a notice\n' }).kind, 'ordinary')
+  t.equal(classifyExit(confined, { code: 125, stderr: 'runner: fatal: just a notice!\n' }).kind, 'runner-failure', 'not an exact line')
+})
+
+t.test('a rule without an exit-code gate matches any nonzero exit', async (t) => {
+  const c = { ...confined, runnerFailureRules: [{ fatalSignatures: ['boom'] }] }
+  t.equal(classifyExit(c, { code: 3, stderr: Buffer.from('x BOOM y') }).kind, 'runner-failure')
+  t.equal(classifyExit(c, { code: 0, stderr: 'boom' }).kind, 'ordinary')
+})
+
+t.test('denials use the selected backend dialect only, and never for signals or successes', async (t) => {
+  const line = "sh: 1: cannot create /etc/x: Read-only file system"
+  t.same(classifyExit(confined, { code: 2, signal: null, stderr: line }), { kind: 'denied', detail: line })
+  t.equal(classifyExit(confined, { code: 1, stderr: 'cat: x: Permission denied' }).kind, 'ordinary', 'another backend\'s dialect is not a denial here')
+  t.equal(classifyExit(confined, { code: null, signal: 'SIGTERM', stderr: line }).kind, 'ordinary', 'signal')
+  t.equal(classifyExit(confined, { code: 0, stderr: line }).kind, 'ordinary', 'success')
+  t.equal(classifyExit(confined, {}).kind, 'ordinary', 'no facts at all')
+  t.equal(classifyExit(confined).kind, 'ordinary')
+})
+
+t.test('runner failure is checked before denial', async (t) => {
+  const c = { ...confined, denialSignatures: ['fatal'] }
+  t.equal(classifyExit(c, { code: 125, stderr: 'runner: fatal: x' }).kind, 'runner-failure')
+})
+
+function spawnError (file, options = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(file, [], options)
+    child.on('error', resolve)
+    child.on('exit', () => resolve(null))
+  })
+}
+
+t.test('spawn ENOENT/EACCES of the provider argv[0] with a usable cwd is SANDBOX_UNAVAILABLE', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-classify-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const missing = path.join(dir, 'missing-runner')
+  const c = { ...confined, argv: [missing, '--', 'true'] }
+  const enoent = await spawnError(missing, { cwd: dir })
+  t.equal(enoent.code, 'ENOENT')
+  const e = classifySpawnError(c, enoent, { cwd: dir })
+  t.ok(e instanceof SandboxUnavailableError)
+  t.equal(e.code, 'SANDBOX_UNAVAILABLE')
+  t.equal(e.cause, enoent, 'the original error is attached')
+
+  const plain = path.join(dir, 'not-executable')
+  fs.writeFileSync(plain, '#!/bin/sh\n')
+  const eacces = await spawnError(plain, { cwd: dir })
+  t.equal(eacces.code, 'EACCES')
+  t.ok(classifySpawnError({ ...c, argv: [plain] }, eacces, { cwd: dir }) instanceof SandboxUnavailableError)
+})
+
+t.test('everything else keeps ordinary command-start semantics', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-classify-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const missing = path.join(dir, 'missing-runner')
+  const c = { ...confined, argv: [missing] }
+  const enoent = await spawnError(missing, { cwd: dir })
+  const gone = path.join(dir, 'gone')
+  t.equal(classifySpawnError(c, enoent, { cwd: gone }), null, 'cwd not usable')
+  t.equal(classifySpawnError(c, enoent, { cwd: '' }), null, 'cwd empty')
+  t.equal(classifySpawnError(c, enoent, { cwd: path.join(dir, '..', path.basename(dir), 'x') }), null)
+  fs.writeFileSync(path.join(dir, 'file'), '')
+  t.equal(classifySpawnError(c, enoent, { cwd: path.join(dir, 'file') }), null, 'cwd is a file')
+  t.equal(classifySpawnError({ ...c, argv: ['/other'] }, enoent, { cwd: dir }), null, 'another argv[0]')
+  const bare = Object.assign(new Error('spawn ENOENT'), { code: 'ENOENT', syscall: 'spawn' })
+  t.equal(classifySpawnError(c, bare, { cwd: dir }), null, 'bare syscall spawn without a path')
+  const emfile = Object.assign(new Error('x'), { code: 'EMFILE', syscall: `spawn ${missing}`, path: missing })
+  t.equal(classifySpawnError(c, emfile, { cwd: dir }), null, 'resource failure')
+  t.equal(classifySpawnError(c, { code: 'ENOENT' }, { cwd: dir }), null, 'not an Error')
+  t.ok(classifySpawnError(c, enoent) instanceof SandboxUnavailableError, 'the default cwd is process.cwd(), which is usable')
+})
