@@ -23,7 +23,7 @@
       "cflags_c": ["<@(strict_cflags)"],
       "libraries": ["-lcjson"],
       "conditions": [
-        ["sanitize=='1'", {"cflags_c": ["<@(sanitize_cflags)"], "ldflags": ["-fsanitize=address,undefined"]}],
+        ["sanitize==1", {"cflags_c": ["<@(sanitize_cflags)"], "ldflags": ["-fsanitize=address,undefined"]}],
         ["OS=='linux'", {"sources": ["csrc/linux/probe.c"]}],
         ["OS=='mac'", {
           "sources": ["csrc/darwin/probe.c", "csrc/darwin/seatbelt.c"],
@@ -51,8 +51,8 @@
           ],
           "libraries": ["-l:libseccomp.a"]
         }],
-        ["OS=='linux' and sanitize=='0'", {"ldflags": ["-static"]}],
-        ["sanitize=='1'", {"cflags_c": ["<@(sanitize_cflags)"], "ldflags": ["-fsanitize=address,undefined"]}],
+        ["OS=='linux' and sanitize==0", {"ldflags": ["-static"]}],
+        ["sanitize==1", {"cflags_c": ["<@(sanitize_cflags)"], "ldflags": ["-fsanitize=address,undefined"]}],
         ["OS=='mac'", {
           "sources": ["csrc/darwin/probe.c", "csrc/darwin/seatbelt.c"],
           "xcode_settings": {"OTHER_CFLAGS": ["<@(strict_cflags)"]}
