@@ -1,12 +1,181 @@
-#include "../apply.h"
+/* Applying a resolved policy to the calling (launcher) process on Linux.
+ *
+ * Order, and why:
+ *  1. Preparation, nothing changed yet (errors: PreparationFailed, or
+ *     Unsupported for a host lacking a mechanism): the process must be
+ *     single-threaded (unshare(CLONE_NEWUSER) and a per-thread Landlock
+ *     domain would otherwise leave threads outside); Landlock ABI >= 6
+ *     must exist, checked before anything irreversible; every path is
+ *     pinned by descriptor while it still names what resolution saw.
+ *  2. unshare user+mount+IPC(+network) namespaces, identity id maps,
+ *     private propagation. This is the first irreversible step: from here
+ *     on a failure is EnforcementFailed (ENOSYS still says Unsupported).
+ *  3. The view, built from the pinned descriptors while this process still
+ *     holds every capability of its new user namespace; pivot_root and
+ *     detach the old root; re-enter the working directory.
+ *  4. An anonymous session keyring replaces the inherited one.
+ *  5. no_new_privs (required by Landlock and seccomp for an unprivileged
+ *     caller, and it stops set-id and file capabilities at exec), then
+ *     Landlock, which opens its rule paths inside the view, then the
+ *     capabilities are dropped (bounding, ambient, then the sets; the
+ *     mount and Landlock steps needed them), and seccomp is last because
+ *     its filter denies syscalls the earlier steps use.
+ * The Landlock-only level (no user namespaces on the host) skips 2 and 3.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/keyctl.h>
+#include <linux/securebits.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
-/* Enforcement is not implemented yet: refuse, so nothing ever runs
- * unconfined. */
+#include "../apply.h"
+#include "linux.h"
+
+#define SANDY_LANDLOCK_MIN_ABI 6
+
+/* /proc/<pid>/task has one link per thread plus "." and "..": a single
+ * stat instead of parsing /proc/self/status. */
+static int check_single_threaded(sandy_error *err)
+{
+	struct stat st;
+
+	if (stat("/proc/self/task", &st) != 0)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "threads: cannot count threads (errno %d)",
+				  errno);
+	if (st.st_nlink != 3)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "threads: the process is not single-threaded");
+	return 0;
+}
+
+static int check_landlock(sandy_error *err)
+{
+	int abi = sandy_landlock_abi();
+
+	if (abi < SANDY_LANDLOCK_MIN_ABI)
+		return sandy_fail(err, SANDY_ERR_UNSUPPORTED,
+				  "landlock: ABI %d found, %d required",
+				  abi < 0 ? 0 : abi, SANDY_LANDLOCK_MIN_ABI);
+	return 0;
+}
+
+static int replace_keyring(sandy_error *err)
+{
+	/* ENOSYS: no keyrings in this kernel, so none can be inherited. */
+	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 &&
+	    errno != ENOSYS)
+		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "keyring: replacing the session keyring failed (errno %d)",
+				  errno);
+	return 0;
+}
+
+static int get_caps(struct __user_cap_data_struct data[2])
+{
+	struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
+
+	return (int)syscall(SYS_capget, &hdr, data);
+}
+
+static bool may_setpcap(const struct __user_cap_data_struct data[2])
+{
+	return (data[CAP_TO_INDEX(CAP_SETPCAP)].effective &
+		CAP_TO_MASK(CAP_SETPCAP)) != 0;
+}
+
+/* Bounding set and securebits need CAP_SETPCAP, which the process has in
+ * its own user namespace. Without it (Landlock-only level, unprivileged)
+ * there is nothing in the permitted set to keep, and no_new_privs caps
+ * whatever an exec could add at the (empty) permitted set. */
+static int drop_bounding_and_lock(sandy_error *err)
+{
+	int bits = SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
+		   SECBIT_NO_SETUID_FIXUP | SECBIT_NO_SETUID_FIXUP_LOCKED |
+		   SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
+		   SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED;
+
+	for (unsigned long cap = 0; cap < 64; cap++) {
+		if (prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) == 0)
+			continue;
+		if (errno == EINVAL)
+			break; /* past the kernel's last capability */
+		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "capabilities: bounding set drop failed (errno %d)",
+				  errno);
+	}
+	if (prctl(PR_SET_SECUREBITS, bits, 0, 0, 0) != 0)
+		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "capabilities: securebits failed (errno %d)",
+				  errno);
+	return 0;
+}
+
+static int drop_capabilities(sandy_error *err)
+{
+	struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
+	struct __user_cap_data_struct data[2] = {{0, 0, 0}, {0, 0, 0}};
+
+	if (get_caps(data) != 0)
+		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "capabilities: capget failed (errno %d)",
+				  errno);
+	if (may_setpcap(data) && drop_bounding_and_lock(err) != 0)
+		return -1;
+	if (prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) != 0 &&
+	    errno != EINVAL)
+		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "capabilities: ambient clear failed (errno %d)",
+				  errno);
+	data[0] = data[1] = (struct __user_cap_data_struct){0, 0, 0};
+	if (syscall(SYS_capset, &hdr, data) != 0 || get_caps(data) != 0 ||
+	    (data[0].permitted | data[1].permitted | data[0].effective |
+	     data[1].effective | data[0].inheritable | data[1].inheritable))
+		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "capabilities: dropping them failed");
+	return 0;
+}
+
+/* Steps 4 and 5, common to both levels. */
+static int restrict_self(const sandy_resolved *r, sandy_error *err)
+{
+	if (replace_keyring(err) != 0)
+		return -1;
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "no_new_privs failed (errno %d)", errno);
+	if (sandy_landlock_restrict(r, sandy_landlock_abi(), err) != 0 ||
+	    drop_capabilities(err) != 0 || sandy_seccomp_load(r, err) != 0)
+		return -1;
+	return 0;
+}
+
+static int apply_full(const sandy_resolved *r, sandy_error *err)
+{
+	sandy_view view;
+	int rc;
+
+	if (sandy_view_pin(r, &view, err) != 0)
+		return -1;
+	rc = sandy_namespaces_enter(r, err);
+	if (rc == 0)
+		rc = sandy_view_build(r, &view, err);
+	sandy_view_release(&view);
+	if (rc != 0)
+		return -1;
+	return restrict_self(r, err);
+}
+
 int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
 		sandy_error *err)
 {
-	(void)r;
-	(void)level;
-	return sandy_fail(err, SANDY_ERR_UNSUPPORTED,
-			  "enforcement is not implemented in this build");
+	if (check_single_threaded(err) != 0 || check_landlock(err) != 0)
+		return -1;
+	if (level == SANDY_APPLY_LANDLOCK_ONLY)
+		return restrict_self(r, err);
+	return apply_full(r, err);
 }

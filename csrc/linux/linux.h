@@ -16,13 +16,14 @@ typedef struct sandy_pin {
 	const char *path; /* borrowed from the resolved policy */
 	unsigned long long dev, ino;
 	bool is_dir;
+	bool is_dev;     /* character or block device */
 } sandy_pin;
 
 typedef struct sandy_view {
 	sandy_pin *grants;   /* one per r->grants[i] */
 	sandy_pin *execs;    /* one per r->execs[i] */
 	sandy_pin *denies;   /* deny_subtrees then deny_write_exact */
-	size_t n_denies;
+	size_t n_grants, n_execs, n_denies;
 } sandy_view;
 
 int sandy_view_pin(const sandy_resolved *r, sandy_view *v, sandy_error *err);

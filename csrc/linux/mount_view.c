@@ -1,1 +1,793 @@
-/* filled in by the Linux launcher work (issue 3) */
+/* The descriptor-built filesystem view.
+ *
+ * Before any namespace change every granted, executable and denied path is
+ * pinned with an O_PATH descriptor (openat2, no symlinks at all: the paths
+ * are canonical, so a symlink appearing in one means it was swapped) and
+ * its device/inode recorded. Inside the new mount namespace each grant is
+ * re-opened by path and must still be that object (a pin from the old
+ * namespace cannot be cloned there), and the clone is taken from the
+ * re-opened, verified descriptor. Nested targets and denied paths are
+ * opened inside the view under RESOLVE_BENEATH and compared again, so a
+ * rename race on the host ends in EnforcementFailed, never a wrong view.
+ *
+ * View semantics (the choices documented):
+ * - A subtree grant (or a file grant) is a recursive bind of the object:
+ *   nosuid always, read-only unless a read_write grant covers it, noexec
+ *   unless an execute grant covers it, nodev unless it is an exact grant of
+ *   a device. Attributes are only ever added, never cleared, so a host
+ *   read-only or noexec mount stays so.
+ * - A nested entry whose attributes equal those of the mount above it is
+ *   not mounted again (it is already visible): fewer mounts, faster set up
+ *   and teardown.
+ * - An EXACT grant of a directory is the node, not its contents: it
+ *   appears as an empty read-only directory of the view's skeleton (so it
+ *   can be the working directory or lead to nested grants), and inside a
+ *   subtree mount it changes nothing. Exact grants never change the
+ *   attributes of a directory mount, which would widen a whole subtree.
+ * - Execute-only paths are mounted like grants (read-only, exec allowed);
+ *   Landlock denies their reads.
+ * - Denied subtrees are overmounted by an empty read-only directory (or an
+ *   empty read-only file), deny_write_exact objects by a read-only bind of
+ *   themselves. For a directory that makes its contents read-only too: the
+ *   view cannot make only the node read-only, and stricter is the safe
+ *   side. Grants beneath a denied subtree are not mounted at all.
+ * - Inside writable mounts every directory between the mount root and a
+ *   denied path is bound onto itself, so rename() of it fails with EBUSY
+ *   and the denied object cannot be moved out from under its rules.
+ * - The host root's top-level symlinks (/bin -> usr/bin on merged-/usr
+ *   systems) are recreated when their target lies inside the view; they
+ *   grant nothing by themselves.
+ * - Nothing else exists: no /proc, /dev or /tmp unless granted. A granted
+ *   /proc is the host's, read-only; /proc/<pid> of processes outside the
+ *   sandbox stays unusable because Landlock's ptrace scoping denies the
+ *   access checks of root, cwd, fd, mem and environ.
+ * - The lexical spelling of a deny (a symlink) is left to Landlock: a
+ *   mount cannot sit on a symlink.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "linux.h"
+
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+#define PIN_RESOLVE (RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)
+#define VIEW_RESOLVE (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | \
+		      RESOLVE_NO_MAGICLINKS)
+
+/* One path of the view, merged from the grants and execute grants that
+ * name it. */
+typedef struct view_entry {
+	const char *path;
+	const sandy_pin *pin;
+	bool placeholder; /* exact directory: a skeleton node only */
+	bool mounted;     /* mounted (as opposed to skipped) */
+	unsigned int attr;
+	int tree_fd;
+} view_entry;
+
+typedef struct view_build {
+	const sandy_resolved *r;
+	sandy_view *v;
+	view_entry *e;
+	size_t n;
+	int root_fd;  /* the view's tmpfs root */
+	int deny_fd;  /* empty read-only tmpfs with "d" and "f", or -1 */
+	struct prefix {
+		const char *p;
+		size_t len;
+	} *anc;       /* directories already bound onto themselves */
+	size_t n_anc;
+} view_build;
+
+/* ------------------------------------------------------------------ */
+/* small helpers */
+
+static int open_how_at(int dirfd, const char *path, unsigned long long flags,
+		       unsigned long long resolve)
+{
+	struct open_how how = {.flags = flags, .resolve = resolve};
+
+	return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
+}
+
+static int view_fail(sandy_error *err, const char *what, int e)
+{
+	return sandy_fail(err, e == ENOSYS ? SANDY_ERR_UNSUPPORTED
+					   : SANDY_ERR_ENFORCEMENT_FAILED,
+			  "view: %s failed (errno %d)", what, e);
+}
+
+static void close_fd(int *fd)
+{
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+}
+
+/* True when a is p or an ancestor directory of p (canonical paths). */
+static bool path_covers(const char *a, const char *p)
+{
+	size_t n = strlen(a);
+
+	if (strcmp(a, "/") == 0)
+		return true;
+	return strncmp(a, p, n) == 0 && (p[n] == '\0' || p[n] == '/');
+}
+
+static bool path_strictly_covers(const char *a, const char *p)
+{
+	return strcmp(a, p) != 0 && path_covers(a, p);
+}
+
+/* The path relative to the view root ("." for the root itself). */
+static const char *rel(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return *path ? path : ".";
+}
+
+static bool same_object(int fd, const sandy_pin *p)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && (unsigned long long)st.st_dev == p->dev &&
+	       (unsigned long long)st.st_ino == p->ino;
+}
+
+/* ------------------------------------------------------------------ */
+/* pinning, before any namespace change */
+
+static int pin_one(const char *path, sandy_pin *p)
+{
+	struct stat st;
+
+	p->path = path;
+	p->fd = open_how_at(AT_FDCWD, path, O_PATH | O_CLOEXEC, PIN_RESOLVE);
+	if (p->fd < 0 || fstat(p->fd, &st) != 0)
+		return -1;
+	p->dev = (unsigned long long)st.st_dev;
+	p->ino = (unsigned long long)st.st_ino;
+	p->is_dir = S_ISDIR(st.st_mode);
+	p->is_dev = S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode);
+	return 0;
+}
+
+static sandy_pin *pin_array(size_t n)
+{
+	sandy_pin *a = calloc(n ? n : 1, sizeof(*a));
+
+	for (size_t i = 0; a != NULL && i < n; i++)
+		a[i].fd = -1;
+	return a;
+}
+
+static int pin_fail(sandy_view *v, sandy_error *err, const char *section,
+		    size_t i)
+{
+	int e = errno;
+
+	sandy_view_release(v);
+	return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+			  "pin: %s[%zu] could not be pinned (errno %d)",
+			  section, i, e);
+}
+
+int sandy_view_pin(const sandy_resolved *r, sandy_view *v, sandy_error *err)
+{
+	memset(v, 0, sizeof(*v));
+	v->n_grants = r->n_grants;
+	v->n_execs = r->n_execs;
+	v->n_denies = r->n_deny_subtrees + r->n_deny_write_exact;
+	v->grants = pin_array(r->n_grants);
+	v->execs = pin_array(r->n_execs);
+	v->denies = pin_array(v->n_denies);
+	if (v->grants == NULL || v->execs == NULL || v->denies == NULL) {
+		sandy_view_release(v);
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "pin: out of memory");
+	}
+	for (size_t i = 0; i < r->n_grants; i++)
+		if (pin_one(r->grants[i].path, &v->grants[i]) != 0)
+			return pin_fail(v, err, "grants", i);
+	for (size_t i = 0; i < r->n_execs; i++)
+		if (pin_one(r->execs[i].path, &v->execs[i]) != 0)
+			return pin_fail(v, err, "execute", i);
+	for (size_t i = 0; i < r->n_deny_subtrees; i++)
+		if (pin_one(r->deny_subtrees[i].canonical, &v->denies[i]) != 0)
+			return pin_fail(v, err, "deny_subtrees", i);
+	for (size_t i = 0; i < r->n_deny_write_exact; i++) {
+		sandy_pin *p = &v->denies[r->n_deny_subtrees + i];
+
+		if (pin_one(r->deny_write_exact[i].canonical, p) != 0)
+			return pin_fail(v, err, "deny_write_exact", i);
+	}
+	return 0;
+}
+
+static void release_pins(sandy_pin *a, size_t n)
+{
+	for (size_t i = 0; a != NULL && i < n; i++)
+		close_fd(&a[i].fd);
+	free(a);
+}
+
+void sandy_view_release(sandy_view *v)
+{
+	release_pins(v->grants, v->n_grants);
+	release_pins(v->execs, v->n_execs);
+	release_pins(v->denies, v->n_denies);
+	memset(v, 0, sizeof(*v));
+}
+
+/* ------------------------------------------------------------------ */
+/* re-verification inside the new mount namespace */
+
+static int reverify(sandy_pin *a, size_t n, const char *section,
+		    sandy_error *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		int fd = open_how_at(AT_FDCWD, a[i].path, O_PATH | O_CLOEXEC,
+				     PIN_RESOLVE);
+
+		if (fd < 0 || !same_object(fd, &a[i])) {
+			if (fd >= 0)
+				close(fd);
+			return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+					  "view: %s[%zu] changed after pinning",
+					  section, i);
+		}
+		close(a[i].fd);
+		a[i].fd = fd;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* planning */
+
+static bool under_deny_subtree(const view_build *b, const char *p)
+{
+	for (size_t i = 0; i < b->r->n_deny_subtrees; i++)
+		if (path_covers(b->r->deny_subtrees[i].canonical, p))
+			return true;
+	return false;
+}
+
+/* Exact rules only ever affect non-directories: on a directory they
+ * would change a whole subtree's mount. */
+static bool rule_covers(sandy_scope scope, const char *rule,
+			const sandy_pin *at)
+{
+	if (scope == SANDY_SCOPE_SUBTREE)
+		return path_covers(rule, at->path);
+	return !at->is_dir && strcmp(rule, at->path) == 0;
+}
+
+static unsigned int entry_attr(const view_build *b, const sandy_pin *at)
+{
+	const sandy_resolved *r = b->r;
+	bool rw = false, ex = false, dev = false;
+
+	for (size_t i = 0; i < r->n_grants; i++) {
+		if (r->grants[i].access == SANDY_ACCESS_READ_WRITE &&
+		    rule_covers(r->grants[i].scope, r->grants[i].path, at))
+			rw = true;
+		if (r->grants[i].scope == SANDY_SCOPE_EXACT && at->is_dev &&
+		    strcmp(r->grants[i].path, at->path) == 0)
+			dev = true;
+	}
+	for (size_t i = 0; i < r->n_execs; i++)
+		if (rule_covers(r->execs[i].scope, r->execs[i].path, at))
+			ex = true;
+	return MOUNT_ATTR_NOSUID | (rw ? 0 : MOUNT_ATTR_RDONLY) |
+	       (ex ? 0 : MOUNT_ATTR_NOEXEC) | (dev ? 0 : MOUNT_ATTR_NODEV);
+}
+
+static void add_entry(view_build *b, const sandy_pin *pin, bool placeholder)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		if (strcmp(b->e[i].path, pin->path) == 0) {
+			/* a mount of the node subsumes its placeholder */
+			b->e[i].placeholder &= placeholder;
+			return;
+		}
+	}
+	b->e[b->n++] = (view_entry){.path = pin->path, .pin = pin,
+				    .placeholder = placeholder, .tree_fd = -1};
+}
+
+static int cmp_entry(const void *a, const void *b)
+{
+	return strcmp(((const view_entry *)a)->path,
+		      ((const view_entry *)b)->path);
+}
+
+/* The deepest mounted entry at or above p, or NULL. Entries are sorted,
+ * so only earlier ones (and p's own) can qualify. */
+static const view_entry *mount_above(const view_build *b, const char *p,
+				     bool strict)
+{
+	const view_entry *best = NULL;
+
+	for (size_t i = 0; i < b->n; i++) {
+		const view_entry *e = &b->e[i];
+
+		if (!e->mounted || !(strict ? path_strictly_covers(e->path, p)
+					    : path_covers(e->path, p)))
+			continue;
+		if (best == NULL || strlen(e->path) > strlen(best->path))
+			best = e;
+	}
+	return best;
+}
+
+static int plan(view_build *b, sandy_error *err)
+{
+	const sandy_resolved *r = b->r;
+	const sandy_view *v = b->v;
+
+	b->e = calloc(r->n_grants + r->n_execs + 1, sizeof(*b->e));
+	if (b->e == NULL)
+		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "view: out of memory");
+	for (size_t i = 0; i < r->n_grants; i++)
+		add_entry(b, &v->grants[i],
+			  r->grants[i].scope == SANDY_SCOPE_EXACT &&
+				  v->grants[i].is_dir);
+	for (size_t i = 0; i < r->n_execs; i++)
+		add_entry(b, &v->execs[i],
+			  r->execs[i].scope == SANDY_SCOPE_EXACT &&
+				  v->execs[i].is_dir);
+	qsort(b->e, b->n, sizeof(*b->e), cmp_entry);
+	for (size_t i = 0; i < b->n; i++) {
+		view_entry *e = &b->e[i];
+		const view_entry *up = mount_above(b, e->path, true);
+
+		if (e->placeholder || under_deny_subtree(b, e->path) ||
+		    strcmp(e->path, "/") == 0)
+			continue;
+		e->attr = entry_attr(b, e->pin);
+		/* already visible with the same attributes: no new mount */
+		e->mounted = up == NULL || up->attr != e->attr;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* the skeleton: a fresh tmpfs holding the mountpoints */
+
+static int new_tmpfs(const char *mode, unsigned int attr)
+{
+	int fs = fsopen("tmpfs", FSOPEN_CLOEXEC);
+	int mnt = -1;
+
+	if (fs < 0)
+		return -1;
+	if (fsconfig(fs, FSCONFIG_SET_STRING, "mode", mode, 0) == 0 &&
+	    fsconfig(fs, FSCONFIG_SET_STRING, "size", "1m", 0) == 0 &&
+	    fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+		mnt = fsmount(fs, FSMOUNT_CLOEXEC, attr);
+	int saved = errno;
+	close(fs);
+	errno = saved;
+	return mnt;
+}
+
+/* mkdir -p of the directories leading to path inside the root tmpfs,
+ * then the node itself: a directory, or an empty file to mount a file on. */
+static int make_mountpoint(int root, const char *path, bool is_dir)
+{
+	char buf[SANDY_PATH_MAX_BYTES + 1];
+	size_t len = strlen(path);
+	int fd;
+
+	if (len > SANDY_PATH_MAX_BYTES) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, rel(path), strlen(rel(path)) + 1);
+	for (char *s = strchr(buf, '/'); s != NULL; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdirat(root, buf, 0755) != 0 && errno != EEXIST)
+			return -1;
+		*s = '/';
+	}
+	if (is_dir)
+		return mkdirat(root, buf, 0755) != 0 && errno != EEXIST ? -1
+									 : 0;
+	fd = openat(root, buf, O_WRONLY | O_CREAT | O_CLOEXEC, 0444);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+static int build_skeleton(view_build *b, sandy_error *err)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		const view_entry *e = &b->e[i];
+
+		if ((!e->mounted && !e->placeholder) ||
+		    strcmp(e->path, "/") == 0 ||
+		    mount_above(b, e->path, true) != NULL ||
+		    under_deny_subtree(b, e->path))
+			continue;
+		if (make_mountpoint(b->root_fd, e->path,
+				    e->placeholder || e->pin->is_dir) != 0)
+			return view_fail(err, "mountpoint", errno);
+	}
+	return 0;
+}
+
+/* A top-level symlink of the host root whose target is visible. */
+static bool link_target_visible(const view_build *b, const char *target)
+{
+	char abs[256];
+
+	if (strstr(target, "..") != NULL || strlen(target) + 2 > sizeof(abs))
+		return false;
+	abs[0] = '/';
+	strcpy(abs + (target[0] == '/' ? 0 : 1), target);
+	return mount_above(b, abs, false) != NULL;
+}
+
+static bool is_symlink(int dir, const struct dirent *de)
+{
+	struct stat st;
+
+	if (de->d_type != DT_UNKNOWN)
+		return de->d_type == DT_LNK;
+	/* file systems without d_type */
+	return fstatat(dir, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	       S_ISLNK(st.st_mode);
+}
+
+static int copy_top_symlinks(view_build *b, sandy_error *err)
+{
+	DIR *d = opendir("/");
+	struct dirent *de;
+	char target[256];
+
+	if (d == NULL)
+		return view_fail(err, "host root listing", errno);
+	while ((de = readdir(d)) != NULL) {
+		ssize_t n;
+
+		if (!is_symlink(dirfd(d), de))
+			continue;
+		n = readlinkat(dirfd(d), de->d_name, target,
+			       sizeof(target) - 1);
+		if (n <= 0)
+			continue;
+		target[n] = '\0';
+		if (link_target_visible(b, target) &&
+		    symlinkat(target, b->root_fd, de->d_name) != 0 &&
+		    errno != EEXIST) {
+			int e = errno;
+
+			closedir(d);
+			return view_fail(err, "symlink", e);
+		}
+	}
+	closedir(d);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* cloning and attaching */
+
+static int clone_trees(view_build *b, sandy_error *err)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		view_entry *e = &b->e[i];
+		struct mount_attr ma = {.attr_set = 0};
+
+		if (!e->mounted)
+			continue;
+		e->tree_fd = open_tree(e->pin->fd, "",
+				       OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+					       AT_EMPTY_PATH | AT_RECURSIVE);
+		if (e->tree_fd < 0)
+			return view_fail(err, "open_tree", errno);
+		ma.attr_set = e->attr;
+		if (mount_setattr(e->tree_fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
+				  &ma, sizeof(ma)) != 0)
+			return view_fail(err, "mount_setattr", errno);
+	}
+	return 0;
+}
+
+/* Opens path inside the view; when expect is given the object found must
+ * be the pinned one. */
+static int open_in_view(const view_build *b, const char *path,
+			const sandy_pin *expect, sandy_error *err)
+{
+	int fd = open_how_at(b->root_fd, rel(path), O_PATH | O_CLOEXEC,
+			     VIEW_RESOLVE);
+
+	if (fd < 0)
+		return view_fail(err, "open in view", errno);
+	if (expect != NULL && !same_object(fd, expect)) {
+		close(fd);
+		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "view: an object changed while mounting");
+	}
+	return fd;
+}
+
+static int attach(int tree, int target, sandy_error *err)
+{
+	if (move_mount(tree, "", target, "",
+		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) != 0)
+		return view_fail(err, "move_mount", errno);
+	return 0;
+}
+
+static int attach_trees(view_build *b, sandy_error *err)
+{
+	for (size_t i = 0; i < b->n; i++) {
+		view_entry *e = &b->e[i];
+		bool nested;
+		int target, rc;
+
+		if (!e->mounted)
+			continue;
+		nested = mount_above(b, e->path, true) != NULL;
+		target = open_in_view(b, e->path, nested ? e->pin : NULL, err);
+		if (target < 0)
+			return -1;
+		rc = attach(e->tree_fd, target, err);
+		close(target);
+		close_fd(&e->tree_fd);
+		if (rc != 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* denies */
+
+static int make_deny_fs(view_build *b, sandy_error *err)
+{
+	struct mount_attr ma = {.attr_set = MOUNT_ATTR_RDONLY |
+					    MOUNT_ATTR_NOSUID |
+					    MOUNT_ATTR_NODEV |
+					    MOUNT_ATTR_NOEXEC};
+	int fd;
+
+	if (b->deny_fd >= 0)
+		return 0;
+	b->deny_fd = new_tmpfs("0555", 0);
+	if (b->deny_fd < 0)
+		return view_fail(err, "deny tmpfs", errno);
+	if (mkdirat(b->deny_fd, "d", 0555) != 0)
+		return view_fail(err, "deny directory", errno);
+	fd = openat(b->deny_fd, "f", O_WRONLY | O_CREAT | O_CLOEXEC, 0444);
+	if (fd < 0)
+		return view_fail(err, "deny file", errno);
+	close(fd);
+	if (mount_setattr(b->deny_fd, "", AT_EMPTY_PATH, &ma, sizeof(ma)) != 0)
+		return view_fail(err, "deny attributes", errno);
+	return 0;
+}
+
+static bool anc_pinned(const view_build *b, const char *p, size_t len)
+{
+	for (size_t i = 0; i < b->n_anc; i++)
+		if (b->anc[i].len == len && strncmp(b->anc[i].p, p, len) == 0)
+			return true;
+	return false;
+}
+
+/* Binds one directory onto itself: a mountpoint cannot be renamed. */
+static int bind_onto_itself(view_build *b, const char *path, size_t len,
+			    sandy_error *err)
+{
+	char buf[SANDY_PATH_MAX_BYTES + 1];
+	int target, tree, rc;
+
+	memcpy(buf, path, len);
+	buf[len] = '\0';
+	target = open_in_view(b, buf, NULL, err);
+	if (target < 0)
+		return -1;
+	tree = open_tree(target, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+					     AT_EMPTY_PATH | AT_RECURSIVE);
+	rc = tree < 0 ? view_fail(err, "open_tree ancestor", errno)
+		      : attach(tree, target, err);
+	if (tree >= 0)
+		close(tree);
+	close(target);
+	if (rc == 0)
+		b->anc[b->n_anc++] = (struct prefix){path, len};
+	return rc;
+}
+
+/* Every directory strictly between the mount root and the denied path,
+ * outermost first so each lookup goes through the previous bind. */
+static int pin_ancestors(view_build *b, const view_entry *m, const char *p,
+			 sandy_error *err)
+{
+	size_t start = strcmp(m->path, "/") == 0 ? 0 : strlen(m->path);
+
+	if (start >= strlen(p))
+		return 0; /* the denied path is the mount root itself */
+	for (const char *s = strchr(p + start + 1, '/'); s != NULL;
+	     s = strchr(s + 1, '/')) {
+		size_t len = (size_t)(s - p);
+
+		if (anc_pinned(b, p, len))
+			continue;
+		if (bind_onto_itself(b, p, len, err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int overmount(view_build *b, int target, const sandy_pin *pin,
+		     bool subtree, sandy_error *err)
+{
+	struct mount_attr ma = {.attr_set = MOUNT_ATTR_RDONLY};
+	int tree, rc;
+
+	if (subtree)
+		tree = open_tree(b->deny_fd, pin->is_dir ? "d" : "f",
+				 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	else
+		tree = open_tree(target, "",
+				 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+					 AT_EMPTY_PATH | AT_RECURSIVE);
+	if (tree < 0)
+		return view_fail(err, "open_tree deny", errno);
+	rc = 0;
+	if (!subtree &&
+	    mount_setattr(tree, "", AT_EMPTY_PATH, &ma, sizeof(ma)) != 0)
+		rc = view_fail(err, "mount_setattr deny", errno);
+	if (rc == 0)
+		rc = attach(tree, target, err);
+	close(tree);
+	return rc;
+}
+
+/* A deny inside a denied subtree needs nothing more; of two equal denied
+ * subtrees the first one acts. */
+static bool hidden_by_other_deny(const view_build *b, size_t i)
+{
+	const char *p = b->v->denies[i].path;
+
+	for (size_t j = 0; j < b->r->n_deny_subtrees; j++) {
+		const char *d = b->r->deny_subtrees[j].canonical;
+
+		if (j == i || !path_covers(d, p))
+			continue;
+		if (strcmp(d, p) != 0 || j < i)
+			return true;
+	}
+	return false;
+}
+
+static int apply_deny(view_build *b, size_t i, sandy_error *err)
+{
+	const sandy_pin *pin = &b->v->denies[i];
+	bool subtree = i < b->r->n_deny_subtrees;
+	const view_entry *m = mount_above(b, pin->path, false);
+	bool writable = m != NULL && !(m->attr & MOUNT_ATTR_RDONLY);
+	int target, rc;
+
+	/* invisible already, hidden by a wider deny, or not writable */
+	if (m == NULL || (!subtree && !writable))
+		return 0;
+	if (hidden_by_other_deny(b, i))
+		return 0;
+	if (subtree && make_deny_fs(b, err) != 0)
+		return -1;
+	if (writable && pin_ancestors(b, m, pin->path, err) != 0)
+		return -1;
+	target = open_in_view(b, pin->path, pin, err);
+	if (target < 0)
+		return -1;
+	rc = overmount(b, target, pin, subtree, err);
+	close(target);
+	return rc;
+}
+
+static int apply_denies(view_build *b, sandy_error *err)
+{
+	size_t slots = 0;
+
+	if (b->v->n_denies == 0)
+		return 0;
+	/* at most one ancestor per path component of each deny */
+	for (size_t i = 0; i < b->v->n_denies; i++)
+		for (const char *s = b->v->denies[i].path; *s; s++)
+			slots += *s == '/';
+	b->anc = calloc(slots + 1, sizeof(*b->anc));
+	if (b->anc == NULL)
+		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "view: out of memory");
+	for (size_t i = 0; i < b->v->n_denies; i++)
+		if (apply_deny(b, i, err) != 0)
+			return -1;
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* switching root */
+
+static int attach_root(view_build *b, sandy_error *err)
+{
+	/* pivot_root needs the new root attached in this namespace: stack it
+	 * on the old root, the one place known to exist. */
+	if (move_mount(b->root_fd, "", AT_FDCWD, "/",
+		       MOVE_MOUNT_F_EMPTY_PATH) != 0)
+		return view_fail(err, "attach root", errno);
+	return 0;
+}
+
+static int switch_root(view_build *b, sandy_error *err)
+{
+	struct mount_attr ma = {.attr_set = MOUNT_ATTR_RDONLY};
+
+	if (fchdir(b->root_fd) != 0)
+		return view_fail(err, "enter root", errno);
+	/* The old root ends up stacked on "." and is detached at once. */
+	if (syscall(SYS_pivot_root, ".", ".") != 0)
+		return view_fail(err, "pivot_root", errno);
+	if (umount2(".", MNT_DETACH) != 0)
+		return view_fail(err, "detach old root", errno);
+	/* the skeleton itself (not the grants on it) is read-only */
+	if (mount_setattr(b->root_fd, "", AT_EMPTY_PATH, &ma, sizeof(ma)) != 0)
+		return view_fail(err, "root read-only", errno);
+	if (chdir(b->r->cwd) != 0)
+		return view_fail(err, "enter working directory", errno);
+	return 0;
+}
+
+static void build_release(view_build *b)
+{
+	for (size_t i = 0; b->e != NULL && i < b->n; i++)
+		close_fd(&b->e[i].tree_fd);
+	free(b->e);
+	free(b->anc);
+	close_fd(&b->root_fd);
+	close_fd(&b->deny_fd);
+}
+
+static int build_steps(view_build *b, sandy_error *err)
+{
+	if (reverify(b->v->grants, b->r->n_grants, "grants", err) != 0 ||
+	    reverify(b->v->execs, b->r->n_execs, "execute", err) != 0 ||
+	    plan(b, err) != 0)
+		return -1;
+	b->root_fd = new_tmpfs("0755", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+					       MOUNT_ATTR_NOEXEC);
+	if (b->root_fd < 0)
+		return view_fail(err, "root tmpfs", errno);
+	if (build_skeleton(b, err) != 0 || copy_top_symlinks(b, err) != 0 ||
+	    clone_trees(b, err) != 0 || attach_root(b, err) != 0 ||
+	    attach_trees(b, err) != 0 || apply_denies(b, err) != 0)
+		return -1;
+	return switch_root(b, err);
+}
+
+int sandy_view_build(const sandy_resolved *r, sandy_view *v, sandy_error *err)
+{
+	view_build b = {.r = r, .v = v, .root_fd = -1, .deny_fd = -1};
+	int rc = build_steps(&b, err);
+
+	build_release(&b);
+	return rc;
+}
