@@ -1,0 +1,59 @@
+#!/bin/sh
+# Builds and runs the C tests of the Linux backend (csrc/test/), and checks
+# that the committed precompiled seccomp filters (csrc/linux/seccomp_filters.h)
+# are what the rules in csrc/linux/seccomp.c generate. Exits non-zero on any
+# failure. When run as root, the tests run again as an unprivileged user.
+set -eu
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+out=$(mktemp -d /tmp/sandy-c-tests.XXXXXX)
+trap 'rm -rf "$out"' EXIT
+chmod 755 "$out"
+
+cc=${CC:-gcc}
+cflags="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O2"
+src="$root/csrc"
+status=0
+
+echo "# seccomp filter generator"
+$cc $cflags -DSANDY_SECCOMP_GENERATOR -o "$out/seccomp-gen" \
+	"$src/linux/seccomp_gen.c" "$src/linux/seccomp.c" "$src/error.c" -lseccomp
+"$out/seccomp-gen" > "$out/seccomp_filters.h"
+if cmp -s "$out/seccomp_filters.h" "$src/linux/seccomp_filters.h"; then
+	echo "ok   csrc/linux/seccomp_filters.h is current"
+else
+	echo "FAIL csrc/linux/seccomp_filters.h is stale: regenerate it with"
+	echo "     $out/seccomp-gen > csrc/linux/seccomp_filters.h (see seccomp_gen.c)"
+	diff -u "$src/linux/seccomp_filters.h" "$out/seccomp_filters.h" | head -20 || true
+	status=1
+fi
+
+echo "# building tests"
+# The shipped path: precompiled BPF.
+$cc $cflags -pthread -o "$out/seccomp_test" \
+	"$src/test/seccomp_test.c" "$src/linux/seccomp.c" "$src/error.c"
+# The same rules built by libseccomp at run time (other architectures).
+$cc $cflags -pthread -DSANDY_SECCOMP_RUNTIME_BUILD -o "$out/seccomp_test_rt" \
+	"$src/test/seccomp_test.c" "$src/linux/seccomp.c" "$src/error.c" \
+	-l:libseccomp.a
+# Static, so it can copy itself into the test tree as a library-free program.
+$cc $cflags -static -o "$out/landlock_test" \
+	"$src/test/landlock_test.c" "$src/linux/landlock.c" "$src/error.c"
+
+run() {
+	echo "# $*"
+	"$@" || status=1
+}
+
+for t in seccomp_test seccomp_test_rt landlock_test; do
+	run "$out/$t"
+done
+
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
+	for t in seccomp_test landlock_test; do
+		run setpriv --reuid=65534 --regid=65534 --clear-groups "$out/$t"
+	done
+fi
+
+if [ $status -eq 0 ]; then echo "c-tests: all passed"; else echo "c-tests: FAILED"; fi
+exit $status
