@@ -779,13 +779,15 @@ static napi_value bwrap_argv(napi_env env, napi_callback_info info)
 	napi_value argv[3];
 	char bwrap[256], root[SANDY_PATH_MAX_BYTES + 2];
 	sandy_mode mode;
+	char **words;
 	size_t n = 0;
 
 	if (get_args(env, info, 3, argv) == NULL ||
 	    get_cstring(env, argv[0], bwrap, sizeof(bwrap)) == NULL ||
 	    get_mode_root(env, argv + 1, &mode, root, sizeof(root)) == NULL)
 		return NULL;
-	return words_to_js(env, sandy_bwrap_argv(bwrap, mode, root, &n), n);
+	words = sandy_bwrap_argv(bwrap, mode, root, &n);
+	return words_to_js(env, words, n);
 }
 
 static napi_value init(napi_env env, napi_value exports)

@@ -3,6 +3,7 @@
  * ITSELF and only then execs the target. Any failure before the exec ends
  * the process with the protocol of launcher.h: nothing runs unconfined. */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,37 @@ static void __attribute__((noreturn)) die(const sandy_error *err)
 	dprintf(STDERR_FILENO, SANDY_LAUNCHER_FATAL_PREFIX "%s: %s\n",
 		sandy_error_kind_name(err->kind), err->message);
 	_exit(SANDY_LAUNCHER_EXIT_FAILURE);
+}
+
+/* No empty, "." or ".." component, not the root: a private temp area is a
+ * mount the view creates at exactly this place. */
+static bool plain_absolute(const char *p)
+{
+	size_t len = strlen(p), n;
+
+	if (p[0] != '/' || len < 2 || len > SANDY_PATH_MAX_BYTES)
+		return false;
+	for (const char *c = p; c != NULL; c = strchr(c + 1, '/')) {
+		n = strcspn(c + 1, "/");
+		if (n == 0 || (n <= 2 && strncmp(c + 1, "..", n) == 0))
+			return false;
+	}
+	return true;
+}
+
+static int check_tmpfs_paths(const sandy_launch *l, sandy_error *err)
+{
+	for (size_t i = 0; i < l->n_tmpfs; i++) {
+		if (l->landlock_only)
+			return sandy_fail(err, SANDY_ERR_UNSUPPORTED,
+					  "a private temp area needs the full "
+					  "level");
+		if (!plain_absolute(l->tmpfs[i]))
+			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+					  "tmpfs[%zu]: not a plain absolute "
+					  "path", i);
+	}
+	return 0;
 }
 
 static void __attribute__((noreturn)) exec_target(char *const argv[])
@@ -43,13 +75,12 @@ int main(int argc, char *argv[])
 		sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED, "no command given");
 		die(&err);
 	}
-	if (launch.n_tmpfs > 0) {
-		sandy_fail(&err, SANDY_ERR_UNSUPPORTED,
-			   "private temp areas are not implemented yet");
+	if (check_tmpfs_paths(&launch, &err) != 0)
 		die(&err);
-	}
 	if (sandy_resolve(&launch.policy, launch.cwd, &resolved, &err) != 0)
 		die(&err);
+	resolved.tmpfs = launch.tmpfs;
+	resolved.n_tmpfs = launch.n_tmpfs;
 	if (!sandy_resolved_covers_cwd(&resolved)) {
 		sandy_fail(&err, SANDY_ERR_INVALID_POLICY,
 			   "the working directory is not covered by a grant");

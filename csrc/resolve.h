@@ -39,6 +39,11 @@ typedef struct sandy_resolved {
 	size_t n_deny_subtrees;
 	sandy_rdeny *deny_write_exact;
 	size_t n_deny_write_exact;
+	/* Private temp areas (empty writable tmpfs mounts of the view, the
+	 * seam's workspace-write promise). Not policy: set by the launcher
+	 * after resolution, borrowed, never freed here. */
+	const char *const *tmpfs;
+	size_t n_tmpfs;
 } sandy_resolved;
 
 /* Resolves p against cwd (an absolute directory; NULL means getcwd()).

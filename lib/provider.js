@@ -167,9 +167,17 @@ function confineWith (report, runner, policy, argv) {
   if (name === 'seatbelt') {
     throw new SandboxUnavailableError('Seatbelt confinement is not implemented yet', { reasons: ['seatbelt: not implemented'] })
   }
+  const runnerPath = name === 'bwrap' ? report.host.bwrap.path : report.launcher
   const built = name === 'bwrap'
     ? bwrapArgv(report, policy, argv)
     : launcherArgv(report, policy, argv, name === 'landlock')
+  // Last line of defence: whatever went wrong above, never hand back an argv
+  // that does not start with the runner and wrap the caller's argv.
+  const tail = built.slice(built.length - argv.length)
+  /* c8 ignore next 3 */
+  if (built[0] !== runnerPath || built.length <= argv.length || tail.some((w, i) => w !== argv[i])) {
+    throw new SandboxUnavailableError('the confined argv could not be built', { reasons: [`${name}: internal error`] })
+  }
   return { argv: built, enforcement: verdict.enforcement, ...nativeDialect(name) }
 }
 

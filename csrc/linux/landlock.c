@@ -446,6 +446,9 @@ static int add_path_rules(ll_ctx *ctx, const char *path, uint64_t rights,
 	return rc;
 }
 
+/* A private temp area is the launcher's own empty tmpfs: everything. */
+#define TMPFS_RIGHTS (FS_READ_DIR_RIGHTS | FS_WRITE_RIGHTS | LL(EXECUTE))
+
 static uint64_t grant_rights(sandy_access access)
 {
 	if (access == SANDY_ACCESS_READ_WRITE)
@@ -465,6 +468,10 @@ static int add_all_rules(ll_ctx *ctx)
 				   g->scope, rw, "grants", i) != 0)
 			return -1;
 	}
+	for (size_t i = 0; i < r->n_tmpfs; i++)
+		if (add_path_rules(ctx, r->tmpfs[i], TMPFS_RIGHTS,
+				   SANDY_SCOPE_SUBTREE, false, "tmpfs", i) != 0)
+			return -1;
 	for (size_t i = 0; i < r->n_execs; i++) {
 		const sandy_rexec *x = &r->execs[i];
 		/* An exact directory "execute" grant means nothing. */

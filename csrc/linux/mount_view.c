@@ -37,6 +37,8 @@
  * - The host root's top-level symlinks (/bin -> usr/bin on merged-/usr
  *   systems) are recreated when their target lies inside the view; they
  *   grant nothing by themselves.
+ * - Private temp areas (the launcher's --tmpfs) are empty tmpfs mounts,
+ *   writable, nosuid and nodev, that vanish with the namespace.
  * - Nothing else exists: no /proc, /dev or /tmp unless granted. A granted
  *   /proc is the host's, read-only; /proc/<pid> of processes outside the
  *   sandbox stays unusable because Landlock's ptrace scoping denies the
@@ -368,7 +370,8 @@ static int plan(view_build *b, sandy_error *err)
 /* ------------------------------------------------------------------ */
 /* the skeleton: a fresh tmpfs holding the mountpoints */
 
-static int new_tmpfs(const char *mode, unsigned int attr)
+/* size NULL: the kernel's default (half of RAM), for temp areas. */
+static int new_tmpfs(const char *mode, const char *size, unsigned int attr)
 {
 	int fs = fsopen("tmpfs", FSOPEN_CLOEXEC);
 	int mnt = -1;
@@ -376,7 +379,8 @@ static int new_tmpfs(const char *mode, unsigned int attr)
 	if (fs < 0)
 		return -1;
 	if (fsconfig(fs, FSCONFIG_SET_STRING, "mode", mode, 0) == 0 &&
-	    fsconfig(fs, FSCONFIG_SET_STRING, "size", "1m", 0) == 0 &&
+	    (size == NULL ||
+	     fsconfig(fs, FSCONFIG_SET_STRING, "size", size, 0) == 0) &&
 	    fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
 		mnt = fsmount(fs, FSMOUNT_CLOEXEC, attr);
 	int saved = errno;
@@ -557,6 +561,33 @@ static int attach_trees(view_build *b, sandy_error *err)
 	return 0;
 }
 
+/* Private temp areas: empty writable tmpfs mounts (exec allowed: the seam
+ * promises execution everywhere), attached before the grants so that a
+ * grant below one (a workspace in /tmp) gets its mountpoint inside it. */
+static int attach_tmpfs(view_build *b, sandy_error *err)
+{
+	for (size_t i = 0; i < b->r->n_tmpfs; i++) {
+		const char *p = b->r->tmpfs[i];
+		int fd, rc;
+
+		if (mount_above(b, p, false) != NULL)
+			return view_fail(err, "temp area inside a grant", EINVAL);
+		if (make_mountpoint(b->root_fd, p, true) != 0)
+			return view_fail(err, "temp area mountpoint", errno);
+		fd = new_tmpfs("1777", NULL,
+			       MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+		if (fd < 0)
+			return view_fail(err, "temp area tmpfs", errno);
+		rc = move_mount(fd, "", b->root_fd, rel(p),
+				MOVE_MOUNT_F_EMPTY_PATH);
+		close(fd);
+		if (rc != 0)
+			return view_fail(err, "temp area move_mount", errno);
+	}
+	/* mountpoints below a temp area now land inside it */
+	return b->r->n_tmpfs > 0 ? build_skeleton(b, err) : 0;
+}
+
 /* ------------------------------------------------------------------ */
 /* denies */
 
@@ -570,7 +601,7 @@ static int make_deny_fs(view_build *b, sandy_error *err)
 
 	if (b->deny_fd >= 0)
 		return 0;
-	b->deny_fd = new_tmpfs("0555", 0);
+	b->deny_fd = new_tmpfs("0555", "1m", 0);
 	if (b->deny_fd < 0)
 		return view_fail(err, "deny tmpfs", errno);
 	if (mkdirat(b->deny_fd, "d", 0555) != 0)
@@ -772,13 +803,14 @@ static int build_steps(view_build *b, sandy_error *err)
 	    reverify(b->v->execs, b->r->n_execs, "execute", err) != 0 ||
 	    plan(b, err) != 0)
 		return -1;
-	b->root_fd = new_tmpfs("0755", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+	b->root_fd = new_tmpfs("0755", "1m", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 					       MOUNT_ATTR_NOEXEC);
 	if (b->root_fd < 0)
 		return view_fail(err, "root tmpfs", errno);
 	if (build_skeleton(b, err) != 0 || copy_top_symlinks(b, err) != 0 ||
 	    clone_trees(b, err) != 0 || attach_root(b, err) != 0 ||
-	    attach_trees(b, err) != 0 || apply_denies(b, err) != 0)
+	    attach_tmpfs(b, err) != 0 || attach_trees(b, err) != 0 ||
+	    apply_denies(b, err) != 0)
 		return -1;
 	return switch_root(b, err);
 }
