@@ -221,3 +221,110 @@ export declare const limits: {
   readonly effectiveRules: number
   readonly pathBytes: number
 }
+
+// ---- confining argv ----------------------------------------------------------
+
+/**
+ * Wraps `argv` so that it runs under a Sandy policy through the launcher.
+ * Throws `SandboxError` (`InvalidPolicy`, or `Unsupported` when this host
+ * cannot keep the contract: never a weaker fallback).
+ */
+export declare function confinePolicy (argv: readonly string[], policy: SandboxPolicy, options?: { cwd?: string | Buffer }): ConfinedArgv
+
+// ---- the seam's provider -----------------------------------------------------
+
+/** Thrown when no usable backend exists, or a confined launch provably never started. */
+export declare class SandboxUnavailableError extends Error {
+  readonly code: 'SANDBOX_UNAVAILABLE'
+  /** Why, per candidate when known. */
+  readonly reasons: readonly string[]
+}
+
+/** Which backend a provider uses: arbitration, or one forced candidate. */
+export type ProviderBackend = 'auto' | 'sandy' | 'bwrap' | 'landlock' | 'runner'
+
+/** An operator-configured runner: an argv prefix and its pre-exec refusal dialect. */
+export interface RunnerConfig {
+  /** The prefix; argv[0] must be an absolute path. */
+  argv: readonly string[]
+  /** Non-empty, single-line, case-insensitive substrings of the runner's own fatal lines. */
+  runnerFailureSignatures: readonly string[]
+  /** What the operator declares the runner enforces. */
+  enforcement: SandboxEnforcement
+  /** The runner's denial dialect, if the operator knows it. */
+  denialSignatures?: readonly string[]
+}
+
+export interface LocalSandboxProviderOptions {
+  /** Default `'auto'` (`'runner'` when a runner is configured). */
+  backend?: ProviderBackend
+  runner?: RunnerConfig
+}
+
+export interface ProviderCandidate {
+  readonly name: BackendName | 'runner'
+  readonly usable: boolean
+  readonly enforcement: SandboxEnforcement | null
+  readonly reason: string
+}
+
+/** The cached arbitration: every candidate, usable or not, and why. */
+export interface ProviderProbeReport {
+  readonly requested: ProviderBackend
+  readonly selected: BackendName | 'runner' | null
+  readonly candidates: readonly ProviderCandidate[]
+}
+
+export interface SandboxProvider {
+  /** Synchronous; throws `SandboxUnavailableError` rather than return the argv unconfined. */
+  confine (argv: readonly string[], policy: SeamSandboxPolicy): ConfinedArgv
+  probe (): ProviderProbeReport
+}
+
+export declare function createLocalSandboxProvider (options?: LocalSandboxProviderOptions): SandboxProvider
+
+// ---- policy resolution ------------------------------------------------------
+
+/** The part of a session the policy service reads. */
+export interface Session {
+  /** The session's immutable working directory: its workspace boundary. */
+  cwd: string
+  sandboxMode?: SandboxMode
+}
+
+/** Inputs that select the sandbox policy for one capability call. */
+export interface SandboxPolicyRequest {
+  /** Calling session; its immutable cwd becomes the workspace boundary. */
+  session?: Session
+  /** Explicit approved mode override, which outranks session policy. */
+  mode?: SandboxMode
+}
+
+/** Deployment configuration; with nothing set: `read-only` and `process.cwd()`. */
+export interface SandboxPolicyConfig {
+  mode?: SandboxMode
+  workspaceRoot?: string
+}
+
+export interface SandboxPolicyService {
+  resolve (request?: SandboxPolicyRequest): SandboxExecutionPolicy
+}
+
+export declare function createSandboxPolicyService (config?: SandboxPolicyConfig): SandboxPolicyService
+
+// ---- classification ----------------------------------------------------------
+
+export interface ExitClassification {
+  readonly kind: 'runner-failure' | 'denied' | 'ordinary'
+  /** The matched stderr line, for `runner-failure` and `denied`. */
+  readonly detail?: string
+}
+
+/** Judges a finished run: runner failure first, then the backend's denials. */
+export declare function classifyExit (
+  confined: ConfinedArgv,
+  outcome?: { code?: number | null, signal?: NodeJS.Signals | string | null, stderr?: string | Buffer }
+): ExitClassification
+
+/** A `SandboxUnavailableError` for a spawn that provably never started the runner, else `null`. */
+export declare function classifySpawnError (confined: ConfinedArgv, err: unknown, options?: { cwd?: string }): SandboxUnavailableError | null

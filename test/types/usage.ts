@@ -4,7 +4,9 @@ import sandy = require('sandy-native')
 import type {
   AccessMode, BackendName, BackendVerdict, ConfinedArgv, ConfinedSandboxMode, NetworkPolicy, PathScope,
   PolicyDocument, PolicyDocumentErrorKind, PolicyPath, ProbeReport, ResolvedDeny, ResolvedPolicy,
-  RunnerFailureRule, SandboxEnforcement, SandboxErrorKind, SandboxExecutionPolicy, SandboxMode, SeamSandboxPolicy
+  RunnerFailureRule, SandboxEnforcement, SandboxErrorKind, SandboxExecutionPolicy, SandboxMode, SeamSandboxPolicy,
+  LocalSandboxProviderOptions, RunnerConfig, ProviderBackend, SandboxProvider, ProviderProbeReport, ProviderCandidate,
+  SandboxPolicyConfig, Session, SandboxPolicyRequest, SandboxPolicyService, ExitClassification
 } from 'sandy-native'
 
 const access: AccessMode = sandy.AccessMode.ReadWrite
@@ -52,3 +54,26 @@ const rule: RunnerFailureRule = { fatalSignatures: ['x'], allowedExitCodes: [125
 const confined: ConfinedArgv = { argv: ['true'], enforcement: 'full', denialSignatures: [], runnerFailureRules: [rule] }
 
 void [deny, covered, enforcement, maxBytes, execution, seam, confined]
+
+// the seam
+const options: LocalSandboxProviderOptions = { backend: 'auto' }
+const runnerConfig: RunnerConfig = { argv: ['/usr/bin/env'], runnerFailureSignatures: ['x'], enforcement: 'partial' }
+const backendChoice: ProviderBackend = 'runner'
+const provider: SandboxProvider = sandy.createLocalSandboxProvider({ ...options, runner: runnerConfig, backend: backendChoice })
+const arbitration: ProviderProbeReport = provider.probe()
+const candidate: ProviderCandidate | undefined = arbitration.candidates[0]
+const wrapped: ConfinedArgv = provider.confine(['true'], seam)
+const byPolicy: ConfinedArgv = sandy.confinePolicy(['true'], policy, { cwd: '/tmp' })
+const config: SandboxPolicyConfig = { mode: 'read-only' }
+const session: Session = { cwd: '/tmp', sandboxMode: 'workspace-write' }
+const request: SandboxPolicyRequest = { session, mode: 'read-only' }
+const service: SandboxPolicyService = sandy.createSandboxPolicyService(config)
+const chosen: SandboxExecutionPolicy = service.resolve(request)
+const verdictOfRun: ExitClassification = sandy.classifyExit(wrapped, { code: 1, signal: null, stderr: Buffer.from('') })
+const spawnVerdict: sandy.SandboxUnavailableError | null = sandy.classifySpawnError(wrapped, new Error('x'), { cwd: '/tmp' })
+if (spawnVerdict) {
+  const reasons: readonly string[] = spawnVerdict.reasons
+  const code: 'SANDBOX_UNAVAILABLE' = spawnVerdict.code
+  void reasons; void code
+}
+void [candidate, byPolicy, chosen, verdictOfRun]
