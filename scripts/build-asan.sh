@@ -15,6 +15,8 @@ nodedir=$(node -p "require('path').resolve(process.execPath, '../..')")
 [ -f "$nodedir/include/node/node_api.h" ] || nodedir=/usr
 gyp="${npm_config_node_gyp:-$(dirname "$(command -v node)")/../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js}"
 cd "$out"
-node "$gyp" configure build --nodedir="$nodedir" -- -Dsanitize=1 >/dev/null
+# gyp variables go to configure only (build would hand them to make)
+node "$gyp" configure --nodedir="$nodedir" -- -Dsanitize=1 >/dev/null
+node "$gyp" build --nodedir="$nodedir" >/dev/null
 chmod -R a+rX "$out"
 echo "ASan/UBSan build ready in $out"

@@ -1,0 +1,133 @@
+'use strict'
+// `sandy run --policy FILE.json [--cwd DIR] -- CMD [ARGS...]`: runs CMD under
+// a Sandy policy document with CMD's stdio, exit status and terminating
+// signal passed through. Errors name the file at most, never its contents.
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const { constants: osConstants } = require('node:os')
+
+const RUN_USAGE = 'sandy run --policy FILE.json [--cwd DIR] -- CMD [ARGS...]'
+const RUN_SUMMARY = 'run CMD confined by the Sandy policy document FILE.json'
+const USAGE_EXIT = 2
+// The policy could not be read, parsed, resolved or enforced on this host.
+const POLICY_EXIT = 1
+// The launcher could not be started: the same status the launcher uses for
+// its own failures before the target runs (lib/confine.js).
+const START_FAILURE_EXIT = 125
+
+// Signals sent to `sandy` alone are passed on to the command; SIGINT and
+// SIGQUIT from a terminal already reach the whole foreground group, so they
+// are only kept from ending `sandy` before the command does.
+const FORWARDED = ['SIGTERM', 'SIGHUP']
+const ABSORBED = ['SIGINT', 'SIGQUIT']
+
+function takeValue (args, i, flag) {
+  const arg = args[i]
+  const eq = arg.indexOf('=')
+  if (eq !== -1) return { value: arg.slice(eq + 1), next: i + 1 }
+  if (i + 1 >= args.length) throw new Error(`${flag} needs a value`)
+  return { value: args[i + 1], next: i + 2 }
+}
+
+function parseRunArgs (args) {
+  const opts = { policy: null, cwd: null, command: null }
+  let i = 0
+  while (i < args.length) {
+    const arg = args[i]
+    if (arg === '--') {
+      opts.command = args.slice(i + 1)
+      break
+    }
+    const flag = arg.split('=', 1)[0]
+    if (flag !== '--policy' && flag !== '--cwd') throw new Error(`unexpected argument for run: ${arg}`)
+    const key = flag.slice(2)
+    if (opts[key] !== null) throw new Error(`${flag} given twice`)
+    const { value, next } = takeValue(args, i, flag)
+    if (value === '') throw new Error(`${flag} needs a non-empty value`)
+    opts[key] = value
+    i = next
+  }
+  if (opts.policy === null) throw new Error('--policy FILE.json is required')
+  if (opts.command === null || opts.command.length === 0) throw new Error('a command is required after --')
+  return opts
+}
+
+function readPolicy (file) {
+  const { SandboxPolicy } = require('./policy')
+  let source
+  try {
+    source = fs.readFileSync(file)
+  } catch (err) {
+    throw new Error(`cannot read the policy file ${JSON.stringify(file)}: ${err.code}`)
+  }
+  return SandboxPolicy.fromJson(source)
+}
+
+function signalNumber (name) {
+  return osConstants.signals[name]
+}
+
+// Runs the confined argv and settles with {code, signal} or rejects with
+// the spawn error; passes the listed signals on while the command runs.
+function runConfined (argv, cwd) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(argv[0], argv.slice(1), { cwd, stdio: 'inherit' })
+    const handlers = new Map()
+    for (const sig of [...FORWARDED, ...ABSORBED]) {
+      const h = FORWARDED.includes(sig) ? () => child.kill(sig) : () => {}
+      handlers.set(sig, h)
+      process.on(sig, h)
+    }
+    const done = () => { for (const [sig, h] of handlers) process.removeListener(sig, h) }
+    child.once('error', (err) => { done(); reject(err) })
+    child.once('exit', (code, signal) => { done(); resolve({ code, signal }) })
+  })
+}
+
+// The command's terminating signal is raised again on this process, so the
+// caller sees what it would have seen without `sandy`; if this process
+// survives it (an ignored signal), 128+n is the shell's convention.
+function passThrough ({ code, signal }, raise) {
+  if (signal === null) return code
+  raise(signal)
+  return 128 + signalNumber(signal)
+}
+
+function raiseOnSelf (signal) {
+  process.kill(process.pid, signal)
+}
+
+function defaultConfine (argv, policy, options) {
+  return require('./confine').confinePolicy(argv, policy, options)
+}
+
+// deps exist for the tests: how a signal is raised on this process, and how
+// the argv is confined (to exercise a launcher that cannot be started).
+async function runCommand (args, io, { raise = raiseOnSelf, confine = defaultConfine } = {}) {
+  let opts
+  try {
+    opts = parseRunArgs(args)
+  } catch (err) {
+    io.err(`sandy: ${err.message}\nUsage: ${RUN_USAGE}\n`)
+    return USAGE_EXIT
+  }
+  const cwd = path.resolve(opts.cwd === null ? process.cwd() : opts.cwd)
+  let confined
+  try {
+    confined = confine(opts.command, readPolicy(opts.policy), { cwd })
+  } catch (err) {
+    io.err(`sandy: ${err.message}\n`)
+    return POLICY_EXIT
+  }
+  let result
+  try {
+    result = await runConfined(confined.argv, cwd)
+  } catch (err) {
+    io.err(`sandy: cannot start the launcher: ${err.code}\n`)
+    return START_FAILURE_EXIT
+  }
+  return passThrough(result, raise)
+}
+
+module.exports = { runCommand, RUN_USAGE, RUN_SUMMARY, parseRunArgs, passThrough }

@@ -1,0 +1,97 @@
+'use strict'
+// confinePolicy: wraps a caller's argv so that it runs under a Sandy policy,
+// enforced by the launcher (which applies the policy to itself, then execs
+// the argv). Everything that can be checked before the spawn is checked
+// here, so a policy that cannot be enforced fails in the caller, not later.
+const { addon, launcherPath } = require('./binding')
+const { SandboxError } = require('./errors')
+const { SandboxPolicy, cwdBytes } = require('./policy')
+const { probe } = require('./probe')
+
+// The launcher's failure protocol (csrc/launcher.h), in its one JS place:
+// when a step fails before the target runs, the launcher prints one line
+// starting with this prefix on stderr and exits with this status.
+const LAUNCHER_FATAL_PREFIX = 'sandy-launcher: fatal:'
+const LAUNCHER_EXIT_FAILURE = 125
+
+const RUNNER_FAILURE_RULES = Object.freeze([
+  Object.freeze({
+    allowedExitCodes: Object.freeze([LAUNCHER_EXIT_FAILURE]),
+    fatalSignatures: Object.freeze([LAUNCHER_FATAL_PREFIX])
+  })
+])
+
+// What a file effect denied by this backend prints, measured with coreutils,
+// sh, python3 and the C library's strerror under the launcher:
+// - EACCES from Landlock ("Permission denied"),
+// - EROFS from the read-only mounts of the view ("Read-only file system"),
+// - EPERM from seccomp and from the view for chmod/chown/utime/xattr on
+//   nosuid/read-only objects ("Operation not permitted").
+// - "Cannot fork": dash (Debian's /bin/sh) when fork is denied because the
+//   policy does not allow subprocesses; it prints no strerror text.
+// Deliberately absent: "No such file or directory" (ENOENT). Paths outside
+// the grants are invisible and do give ENOENT, but so does every ordinary
+// typo or missing file; listing it would make the consumer call ordinary
+// failures denials. Likewise "Invalid cross-device link" (EXDEV between
+// grants) is also the ordinary result of linking across file systems, and
+// mv/cp recover from it on their own.
+const DENIAL_SIGNATURES = Object.freeze([
+  'Permission denied',
+  'Read-only file system',
+  'Operation not permitted',
+  'Cannot fork'
+])
+
+function checkArgv (argv) {
+  if (!Array.isArray(argv) || argv.length === 0) {
+    throw new TypeError('argv must be a non-empty array of strings')
+  }
+  for (const word of argv) {
+    if (typeof word !== 'string') throw new TypeError('argv must be a non-empty array of strings')
+    if (word.includes('\0')) throw new TypeError('argv words must not contain NUL characters')
+  }
+}
+
+// The host must keep the whole contract; there is no weaker level here.
+function hostVerdict (report) {
+  const v = report.backends && report.backends.sandy
+  if (!v || !v.usable) {
+    const why = v && v.reason ? v.reason : 'the host probe did not judge the sandy backend'
+    throw new SandboxError('Unsupported', `the sandy launcher cannot keep its contract on this host: ${why}`)
+  }
+  return v.enforcement
+}
+
+// The implementation, with the launcher and the probe injectable for the
+// test suite (a build with one layer switched off is run against the same
+// cases). Production callers use confinePolicy, which takes neither.
+function confineWith (argv, policy, { cwd = process.cwd() } = {}, { launcher, report } = {}) {
+  checkArgv(argv)
+  if (!(policy instanceof SandboxPolicy)) throw new TypeError('policy must be a SandboxPolicy')
+  const cwdArg = cwdBytes(cwd)
+  const resolved = policy.resolve({ cwd })
+  if (!resolved.coversCwd) {
+    throw new SandboxError('InvalidPolicy', 'the working directory must be covered by a grant')
+  }
+  const enforcement = hostVerdict(report || probe())
+  const words = addon.policyArgv(policy.toNative(), cwdArg)
+  return Object.freeze({
+    argv: Object.freeze([launcher || launcherPath(), ...words, '--', ...argv]),
+    enforcement,
+    denialSignatures: DENIAL_SIGNATURES,
+    runnerFailureRules: RUNNER_FAILURE_RULES
+  })
+}
+
+function confinePolicy (argv, policy, options = {}) {
+  return confineWith(argv, policy, options)
+}
+
+module.exports = {
+  confinePolicy,
+  confineWith,
+  LAUNCHER_FATAL_PREFIX,
+  LAUNCHER_EXIT_FAILURE,
+  DENIAL_SIGNATURES,
+  RUNNER_FAILURE_RULES
+}

@@ -1,0 +1,166 @@
+'use strict'
+// Escape suite, execution: a file that is only readable must not run by any
+// route (execve, the ELF interpreter, mmap(PROT_EXEC), memfd + execveat);
+// an execute grant does run; subprocesses need allowSubprocesses, threads
+// never do.
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const {
+  AccessMode, PathScope, setup, tree, basePolicy, escapeCase, allowedCase, describe
+} = require('./helpers/sandbox.js')
+
+const fx = setup(t)
+// The loader by its canonical path.
+const LDSO = fs.realpathSync('/lib64/ld-linux-x86-64.so.2')
+const LIBDIR = path.dirname(fs.realpathSync('/lib/x86_64-linux-gnu/libc.so.6'))
+
+// ro holds copies of the fixtures, granted read only; xd holds copies
+// granted read + execute. The C library and loader are executable.
+function make (user, { subprocesses = false } = {}) {
+  const root = tree(fx, user, {
+    'ws/file': 'ws\n',
+    'ro/op': { copy: fx.op },
+    'ro/hello': { copy: fx.hello },
+    'xd/op': { copy: fx.op },
+    'xd/hello': { copy: fx.hello }
+  })
+  const at = (rel) => path.join(root, rel)
+  let policy = basePolicy(fx, { subprocesses })
+    .grant(at('ws'), AccessMode.ReadWrite, PathScope.Subtree)
+    .grant(at('ro'), AccessMode.Read, PathScope.Subtree)
+    .grant(at('xd'), AccessMode.Read, PathScope.Subtree)
+    .allowExecute(at('xd'), PathScope.Subtree)
+    .grant(LIBDIR, AccessMode.Read, PathScope.Subtree)
+    .allowExecute(LIBDIR, PathScope.Subtree)
+  for (const spelling of ['/lib64', '/lib']) {
+    // PT_INTERP names /lib64/..., a link to /lib/...: the caller grants
+    // those spellings too, so the view recreates them.
+    policy = policy.grant(spelling, AccessMode.Read, PathScope.Subtree).allowExecute(spelling, PathScope.Subtree)
+  }
+  return { root, at, policy, cwd: at('ws') }
+}
+
+const EXEC_DENIED = ['EACCES', 'EPERM']
+const ranNothing = (t, r) => t.notMatch(r.stdout, /ok hello/, 'the program did not run')
+
+// ---- a merely readable program --------------------------------------------
+escapeCase(t, fx, 'the launcher cannot exec a read-only-granted program', (user) => {
+  const s = make(user)
+  return {
+    ...s,
+    argv: [s.at('ro/op'), 'hello'],
+    expectConfined: (t, r) => {
+      t.equal(r.code, 126, `exit 126, the ordinary cannot-execute status (${describe(r)})`)
+      t.notMatch(r.stderr, /sandy-launcher: fatal:/, 'not a runner failure')
+      ranNothing(t, r)
+    }
+  }
+})
+
+escapeCase(t, fx, 'execve of a read-only-granted program from inside', (user) => {
+  const s = make(user, { subprocesses: true })
+  return { ...s, argv: [fx.op, 'exec', s.at('ro/op'), 'hello'], errnos: EXEC_DENIED }
+})
+
+escapeCase(t, fx, 'the ELF interpreter loading a read-only-granted program', (user) => {
+  const s = make(user)
+  return {
+    ...s,
+    argv: [LDSO, s.at('ro/hello')],
+    expectConfined: (t, r) => {
+      t.not(r.code, 0, `ld.so fails (${describe(r)})`)
+      ranNothing(t, r)
+    }
+  }
+})
+
+for (const how of ['mmap', 'mprotect']) {
+  escapeCase(t, fx, `${how} PROT_EXEC of a read-only-granted file`, (user) => {
+    const s = make(user)
+    return { ...s, argv: [fx.op, 'mmap-exec', s.at('ro/hello'), how], errnos: EXEC_DENIED }
+  })
+}
+
+escapeCase(t, fx, 'memfd_create + execveat(AT_EMPTY_PATH)', (user) => {
+  const s = make(user)
+  return {
+    ...s,
+    argv: [fx.op, 'memfd-exec', s.at('ro/op'), 'execveat'],
+    errnos: ['EPERM', 'EACCES', 'ENOSYS'],
+    expectUnconfined: (t, r) => t.match(r.stdout, /^ok hello/m, `unconfined: the memfd copy runs (${describe(r)})`)
+  }
+})
+
+// The memfd lives on an internal mount that Landlock does not govern and
+// the exec is an ordinary execve of a path, which seccomp cannot judge.
+escapeCase(t, fx, 'memfd_create + execve(/proc/self/fd/N)', (user) => {
+  const s = make(user)
+  const policy = s.policy.grant('/proc', AccessMode.Read, PathScope.Subtree)
+  return {
+    ...s,
+    policy,
+    argv: [fx.op, 'memfd-exec', s.at('ro/op'), 'proc'],
+    errnos: ['EPERM', 'EACCES', 'ENOENT'],
+    expectUnconfined: (t, r) => t.match(r.stdout, /^ok hello/m, `unconfined: the memfd copy runs (${describe(r)})`)
+  }
+})
+
+// ---- an execute grant -----------------------------------------------------
+allowedCase(t, fx, 'the launcher execs an execute-granted program', (user) => {
+  const s = make(user)
+  return { ...s, argv: [s.at('xd/op'), 'hello'], stdout: /^ok hello/m }
+})
+
+allowedCase(t, fx, 'the ELF interpreter loads an execute-granted program', (user) => {
+  const s = make(user)
+  return { ...s, argv: [LDSO, s.at('xd/hello')], stdout: /^ok hello/m }
+})
+
+allowedCase(t, fx, 'a dynamically linked execute-granted program runs', (user) => {
+  const s = make(user)
+  return { ...s, argv: [s.at('xd/hello')], stdout: /^ok hello/m }
+})
+
+// ---- subprocesses and threads ---------------------------------------------
+for (const action of ['fork', 'vfork']) {
+  escapeCase(t, fx, `${action} without allowSubprocesses`, (user) => {
+    const s = make(user)
+    return { ...s, argv: [fx.op, action], errnos: ['EPERM', 'EACCES', 'EAGAIN'] }
+  })
+  allowedCase(t, fx, `${action} with allowSubprocesses`, (user) => {
+    const s = make(user, { subprocesses: true })
+    return { ...s, argv: [fx.op, action] }
+  })
+}
+
+escapeCase(t, fx, 'fork + exec of an execute-granted program without allowSubprocesses', (user) => {
+  const s = make(user)
+  return { ...s, argv: [fx.op, 'spawn', s.at('xd/op'), 'hello'], errnos: ['EPERM', 'EACCES', 'EAGAIN'] }
+})
+
+allowedCase(t, fx, 'fork + exec of an execute-granted program with allowSubprocesses', (user) => {
+  const s = make(user, { subprocesses: true })
+  return { ...s, argv: [fx.op, 'spawn', s.at('xd/op'), 'hello'] }
+})
+
+escapeCase(t, fx, 'fork + exec of a read-only-granted program with allowSubprocesses', (user) => {
+  const s = make(user, { subprocesses: true })
+  return { ...s, argv: [fx.op, 'spawn', s.at('ro/op'), 'hello'], errnos: ['ECHILD'] }
+})
+
+// clone3 cannot be filtered on its flags, so it is ENOSYS either way (the
+// C library then falls back to clone, which is filtered).
+for (const subprocesses of [false, true]) {
+  escapeCase(t, fx, `clone3 is ENOSYS (allowSubprocesses ${subprocesses})`, (user) => {
+    const s = make(user, { subprocesses })
+    return { ...s, argv: [fx.op, 'clone3'], errnos: ['ENOSYS'] }
+  })
+}
+
+for (const subprocesses of [false, true]) {
+  allowedCase(t, fx, `threads work (allowSubprocesses ${subprocesses})`, (user) => {
+    const s = make(user, { subprocesses })
+    return { ...s, argv: [fx.op, 'thread'] }
+  })
+}

@@ -1,0 +1,226 @@
+'use strict'
+// Shared machinery of the escape suite: fixture programs compiled once per
+// test file, per-user temporary trees, confined and unconfined runs of the
+// identical argv, and host-side snapshots proving nothing changed.
+//
+// SANDY_TEST_LAUNCHER (absolute path) runs the suite against another
+// launcher build, for example one with a layer switched off. It is read
+// here only: production code never takes a launcher path from the
+// environment.
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawn, execFileSync } = require('node:child_process')
+
+const { SandboxPolicy, AccessMode, PathScope, NetworkPolicy } = require('../../lib/index.js')
+const { confineWith } = require('../../lib/confine.js')
+
+const FIXTURES = path.join(__dirname, '..', 'fixtures')
+const SETPRIV = '/usr/bin/setpriv'
+const NOBODY = 65534
+
+function launcherOverride () {
+  const p = process.env.SANDY_TEST_LAUNCHER
+  if (!p) return undefined
+  if (!path.isAbsolute(p)) throw new Error('SANDY_TEST_LAUNCHER must be an absolute path')
+  return p
+}
+
+// Root runs every case twice: as itself and as nobody. Anyone else runs as
+// itself only (it cannot become another user).
+function users () {
+  if (process.getuid() !== 0) {
+    return [{ name: `uid ${process.getuid()}`, uid: process.getuid(), gid: process.getgid(), wrap: [] }]
+  }
+  return [
+    { name: 'root', uid: 0, gid: 0, wrap: [] },
+    {
+      name: 'nobody',
+      uid: NOBODY,
+      gid: NOBODY,
+      wrap: [SETPRIV, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups']
+    }
+  ]
+}
+
+// Compiles the fixtures into a fresh directory that every user can read
+// and execute. Returns their paths; t.teardown removes everything.
+function setup (t) {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-escape-'))
+  fs.chmodSync(base, 0o755)
+  t.teardown(() => fs.rmSync(base, { recursive: true, force: true }))
+  const bin = path.join(base, 'bin')
+  fs.mkdirSync(bin, { mode: 0o755 })
+  const cc = (name, flags) => {
+    const out = path.join(bin, name)
+    execFileSync('cc', ['-O1', '-Wall', '-Wextra', '-Werror', ...flags, '-o', out,
+      path.join(FIXTURES, `${name}.c`), ...(flags.includes('-static') ? ['-lpthread'] : [])],
+    { stdio: ['ignore', 'ignore', 'inherit'] })
+    fs.chmodSync(out, 0o755)
+    return out
+  }
+  const fx = {
+    base,
+    bin: fs.realpathSync(bin),
+    op: cc('op', ['-static']),
+    hold: cc('hold', ['-static']),
+    nosys: cc('nosys', ['-static']),
+    hello: cc('hello', [])
+  }
+  return fx
+}
+
+// Builds a tree from {relative: content | null (directory) | {symlink}}
+// under a fresh directory owned by the user who will act in it.
+function tree (fx, user, spec) {
+  const root = fs.mkdtempSync(path.join(fx.base, 't-'))
+  fs.chmodSync(root, 0o755)
+  for (const [rel, v] of Object.entries(spec)) {
+    const p = path.join(root, rel)
+    fs.mkdirSync(path.dirname(p), { recursive: true })
+    if (v === null) fs.mkdirSync(p, { recursive: true })
+    else if (typeof v === 'object' && v.symlink) fs.symlinkSync(v.symlink.replace('@', root), p)
+    else if (typeof v === 'object' && v.copy) {
+      fs.copyFileSync(v.copy, p)
+      fs.chmodSync(p, 0o755)
+    } else fs.writeFileSync(p, v, { mode: 0o644 })
+  }
+  execFileSync('chown', ['-hR', `${user.uid}:${user.gid}`, root])
+  return fs.realpathSync(root)
+}
+
+// What the host sees of some paths: enough to notice any write, truncate,
+// chmod, chown, utime, xattr (ctime) or creation.
+function snapshot (paths) {
+  const out = {}
+  for (const p of paths) {
+    let st
+    try {
+      st = fs.lstatSync(p)
+    } catch {
+      out[p] = 'absent'
+      continue
+    }
+    const s = { mode: st.mode, uid: st.uid, gid: st.gid, size: st.size, mtime: st.mtimeMs, ctime: st.ctimeMs }
+    if (st.isFile()) s.content = fs.readFileSync(p, 'latin1')
+    if (st.isSymbolicLink()) s.link = fs.readlinkSync(p)
+    if (st.isDirectory()) s.entries = fs.readdirSync(p).sort()
+    out[p] = s
+  }
+  return out
+}
+
+function confine (argv, policy, cwd) {
+  return confineWith(argv, policy, { cwd }, { launcher: launcherOverride() })
+}
+
+// Spawns argv (as user, optionally confined, optionally behind a prefix
+// such as the hold fixture) and collects its result.
+function run (user, { argv, policy = null, cwd, prefix = [], extraFds = [], env, timeout = 10000 }) {
+  const inner = policy ? confine(argv, policy, cwd).argv : argv
+  const full = [...user.wrap, ...prefix, ...inner]
+  return new Promise((resolve, reject) => {
+    const child = spawn(full[0], full.slice(1), {
+      cwd,
+      env: env || { PATH: '/usr/bin', LANG: 'C', LC_ALL: 'C' },
+      stdio: ['ignore', 'pipe', 'pipe', ...extraFds],
+      timeout
+    })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => { stdout += d })
+    child.stderr.on('data', (d) => { stderr += d })
+    child.on('error', reject)
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, argv: full }))
+  })
+}
+
+// The policy every case starts from: the fixture programs readable and
+// executable, nothing else.
+function basePolicy (fx, { network = NetworkPolicy.BlockAll, subprocesses = false } = {}) {
+  let p = new SandboxPolicy(network)
+    .grant(fx.bin, AccessMode.Read, PathScope.Subtree)
+    .allowExecute(fx.bin, PathScope.Subtree)
+  if (subprocesses) p = p.allowSubprocesses()
+  return p
+}
+
+function describe (r) {
+  return `exit ${r.code}${r.signal ? ` signal ${r.signal}` : ''}; stdout ${JSON.stringify(r.stdout)}; ` +
+    `stderr ${JSON.stringify(r.stderr.slice(0, 400))}`
+}
+
+const FAIL_LINE = /^fail (\S+) (E[A-Z0-9]+)$/m
+
+// One escape case, for every user: the confined run must fail with one of
+// the expected errnos (or as `expectConfined` says) and leave the watched
+// host paths as they were; the identical unconfined run must succeed.
+// build(user) makes a fresh tree each time and returns
+// {argv, policy, cwd, prefix?, extraFds?, watch?, errnos?, check?, after?}.
+function escapeCase (t, fx, name, build) {
+  for (const user of users()) {
+    t.test(`${name} [${user.name}]`, async (t) => {
+      const c = await build(user)
+      const before = snapshot(c.watch || [])
+      const r = await run(user, c)
+      if (c.expectConfined) {
+        c.expectConfined(t, r)
+      } else {
+        t.equal(r.code, 1, `confined: the action fails (${describe(r)})`)
+        const m = FAIL_LINE.exec(r.stdout)
+        t.ok(m, 'confined: the action itself reports the failure')
+        if (m && c.errnos) t.ok(c.errnos.includes(m[2]), `confined: ${m[1]} fails with ${m[2]}, one of ${c.errnos.join(' ')}`)
+      }
+      t.same(snapshot(c.watch || []), before, 'confined: the host paths are unchanged')
+      if (c.after) await c.after(t, 'confined')
+
+      const u = await build(user)
+      const uBefore = snapshot(u.watch || [])
+      const ur = await run(user, { ...u, policy: null })
+      if (u.expectUnconfined) u.expectUnconfined(t, ur)
+      else {
+        t.equal(ur.code, 0, `unconfined: the same action succeeds (${describe(ur)})`)
+        t.match(ur.stdout, /^ok/m, 'unconfined: the action reports success')
+      }
+      if (u.watchChanges !== false && (u.watch || []).length > 0) {
+        t.notSame(snapshot(u.watch), uBefore, 'unconfined: the action visibly changes the host paths')
+      }
+      if (u.after) await u.after(t, 'unconfined')
+    })
+  }
+}
+
+// An action the policy allows: it must succeed confined and unconfined.
+function allowedCase (t, fx, name, build) {
+  for (const user of users()) {
+    t.test(`${name} [${user.name}]`, async (t) => {
+      for (const confined of [true, false]) {
+        const c = await build(user)
+        const r = await run(user, confined ? c : { ...c, policy: null })
+        const which = confined ? 'confined' : 'unconfined'
+        t.equal(r.code, 0, `${which}: succeeds (${describe(r)})`)
+        t.match(r.stdout, c.stdout || /^ok/m, `${which}: reports success`)
+        if (c.after) await c.after(t, which)
+      }
+    })
+  }
+}
+
+module.exports = {
+  SandboxPolicy,
+  AccessMode,
+  PathScope,
+  NetworkPolicy,
+  users,
+  setup,
+  tree,
+  snapshot,
+  confine,
+  run,
+  basePolicy,
+  describe,
+  escapeCase,
+  allowedCase,
+  launcherOverride,
+  FAIL_LINE
+}

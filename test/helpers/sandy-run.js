@@ -1,0 +1,7 @@
+'use strict'
+// `sandy run` as a process, for the tests: lib/cli.js dispatches `run` to
+// the same function. Usage: node sandy-run.js --policy F [--cwd D] -- CMD
+const { runCommand } = require('../../lib/cli-run.js')
+
+const io = { out: (s) => process.stdout.write(s), err: (s) => process.stderr.write(s) }
+runCommand(process.argv.slice(2), io).then((code) => { process.exitCode = code })
