@@ -6,7 +6,7 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const {
-  AccessMode, PathScope, setup, tree, basePolicy, escapeCase, allowedCase
+  AccessMode, PathScope, setup, tree, basePolicy, escapeCase, allowedCase, describe
 } = require('./helpers/sandbox.js')
 
 const fx = setup(t)
@@ -228,6 +228,25 @@ escapeCase(t, fx, 'rename an ancestor of a denied subtree', (user) => {
 })
 
 // ---- directory descriptors inherited from the parent ----------------------
+// With a deny inside a writable grant the view (not Landlock) keeps the
+// deny, so a directory descriptor from outside the view would reach the
+// denied object: the launcher refuses to start, and nothing runs.
+escapeCase(t, fx, 'a deny inside a writable grant with an inherited directory descriptor', (user) => {
+  const s = standard(user, { 'ws/secret/key': 'key\n' }, (p, at) => p.denySubtree(at('ws/secret')))
+  const dirFd = fs.openSync(s.at('ws'), fs.constants.O_RDONLY | fs.constants.O_DIRECTORY)
+  return {
+    ...s,
+    argv: op('openat-fd', '3', 'secret/key', 'r'),
+    extraFds: [dirFd],
+    expectConfined: (t, r) => {
+      t.equal(r.code, 125, `confined: the launcher refuses (${describe(r)})`)
+      t.match(r.stderr, /^sandy-launcher: fatal: PreparationFailed: descriptors: inherited directory descriptor 3 /)
+      t.equal(r.stdout, '', 'confined: the action never ran')
+    },
+    after: () => fs.closeSync(dirFd)
+  }
+})
+
 for (const mode of ['r', 'w', 'mkdir']) {
   escapeCase(t, fx, `openat through an inherited descriptor of an ungranted directory (${mode})`, (user) => {
     const s = standard(user)

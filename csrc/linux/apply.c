@@ -5,8 +5,10 @@
  *     Unsupported for a host lacking a mechanism): the process must be
  *     single-threaded (unshare(CLONE_NEWUSER) and a per-thread Landlock
  *     domain would otherwise leave threads outside); Landlock ABI >= 6
- *     must exist, checked before anything irreversible; every path is
- *     pinned by descriptor while it still names what resolution saw.
+ *     must exist, checked before anything irreversible; with denies, no
+ *     inherited directory descriptor may reach beneath the view; every
+ *     path is pinned by descriptor while it still names what resolution
+ *     saw.
  *  2. unshare user+mount+IPC(+network) namespaces, identity id maps,
  *     private propagation. This is the first irreversible step: from here
  *     on a failure is EnforcementFailed (ENOSYS still says Unsupported).
@@ -22,7 +24,9 @@
  *     its filter denies syscalls the earlier steps use.
  * The Landlock-only level (no user namespaces on the host) skips 2 and 3.
  */
+#include <dirent.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <fcntl.h>
 #include <linux/capability.h>
 #include <linux/keyctl.h>
@@ -140,15 +144,50 @@ static int drop_capabilities(sandy_error *err)
 	return 0;
 }
 
+/* With the view, denies inside a grant are kept by mounts (landlock.c),
+ * which a directory descriptor opened before the view was built would
+ * bypass: such a policy refuses to start with one inherited. */
+static int check_inherited_dirs(const sandy_resolved *r, sandy_error *err)
+{
+	DIR *d;
+	struct dirent *e;
+	struct stat st;
+	int found = -1;
+
+	if (r->n_deny_subtrees + r->n_deny_write_exact == 0)
+		return 0;
+	d = opendir("/proc/self/fd");
+	if (d == NULL)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "descriptors: cannot list them (errno %d)",
+				  errno);
+	while (found < 0 && (e = readdir(d)) != NULL) {
+		int fd = atoi(e->d_name);
+
+		if (fd > 2 && fd != dirfd(d) && fstat(fd, &st) == 0 &&
+		    S_ISDIR(st.st_mode))
+			found = fd;
+	}
+	closedir(d);
+	if (found >= 0)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "descriptors: inherited directory descriptor "
+				  "%d would bypass the denies of the view",
+				  found);
+	return 0;
+}
+
 /* Steps 4 and 5, common to both levels. */
-static int restrict_self(const sandy_resolved *r, sandy_error *err)
+static int restrict_self(const sandy_resolved *r, bool with_view,
+			 sandy_error *err)
 {
 	if (replace_keyring(err) != 0)
 		return -1;
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "no_new_privs failed (errno %d)", errno);
-	if (sandy_landlock_restrict(r, sandy_landlock_abi(), err) != 0 ||
+	if (sandy_landlock_restrict(r, sandy_landlock_abi(), with_view, err) !=
+		    0 ||
 	    drop_capabilities(err) != 0 || sandy_seccomp_load(r, err) != 0)
 		return -1;
 	return 0;
@@ -159,7 +198,8 @@ static int apply_full(const sandy_resolved *r, sandy_error *err)
 	sandy_view view;
 	int rc;
 
-	if (sandy_view_pin(r, &view, err) != 0)
+	if (check_inherited_dirs(r, err) != 0 ||
+	    sandy_view_pin(r, &view, err) != 0)
 		return -1;
 	rc = sandy_namespaces_enter(r, err);
 	if (rc == 0)
@@ -167,7 +207,7 @@ static int apply_full(const sandy_resolved *r, sandy_error *err)
 	sandy_view_release(&view);
 	if (rc != 0)
 		return -1;
-	return restrict_self(r, err);
+	return restrict_self(r, true, err);
 }
 
 int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
@@ -176,6 +216,6 @@ int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
 	if (check_single_threaded(err) != 0 || check_landlock(err) != 0)
 		return -1;
 	if (level == SANDY_APPLY_LANDLOCK_ONLY)
-		return restrict_self(r, err);
+		return restrict_self(r, false, err);
 	return apply_full(r, err);
 }

@@ -146,6 +146,7 @@ struct sandy_ll_net_port {
 typedef struct ll_ctx {
 	int ruleset_fd;
 	const sandy_resolved *r;
+	bool with_view; /* the view enforces the denies (see narrow_rights) */
 	uint64_t handled_fs;
 	size_t n_rules;
 	sandy_error *err;
@@ -231,19 +232,34 @@ static node_class classify(const sandy_resolved *r, const char *node)
 }
 
 /* Rights a node keeps given the denies around it. Write locks only
- * matter when the grant carries write rights at all. */
-static uint64_t narrow_rights(uint64_t rights, node_class c)
+ * matter when the grant carries write rights at all.
+ *
+ * Landlock has no deny rules and its rights are inherited by everything
+ * beneath, so without a view a deny inside a grant is kept by giving the
+ * directories on the way down only what cannot reach the denied object
+ * (sibling expansion): they then cannot gain new entries. With the view,
+ * the denied objects are covered by empty read-only mounts and their
+ * ancestors are pinned by mounts, so the ancestors keep the grant's rights
+ * and stay writable ("adjacent entries remain writable"); the launcher
+ * refuses inherited directory descriptors in that case, the one way to
+ * reach the host tree beneath the view (apply.c). */
+static uint64_t narrow_rights(const ll_ctx *ctx, uint64_t rights, node_class c)
 {
+	if (c.locked)
+		return rights & ~FS_WRITE_RIGHTS;
+	if (ctx->with_view)
+		return rights;
 	if (c.above_deny)
 		return rights & LL(READ_DIR);
-	if (c.locked || c.above_lock)
+	if (c.above_lock)
 		return rights & ~FS_WRITE_RIGHTS;
 	return rights;
 }
 
-static bool needs_expansion(uint64_t rights, node_class c, bool is_dir)
+static bool needs_expansion(const ll_ctx *ctx, uint64_t rights, node_class c,
+			    bool is_dir)
 {
-	if (!is_dir || c.hidden)
+	if (ctx->with_view || !is_dir || c.hidden)
 		return false;
 	if (c.above_deny)
 		return true;
@@ -368,9 +384,9 @@ static int expand_node(ll_ctx *ctx, int fd, uint64_t rights)
 	if (S_ISLNK(st.st_mode))
 		return 0;
 	is_dir = S_ISDIR(st.st_mode);
-	if (add_rule(ctx, fd, narrow_rights(rights, c), is_dir) != 0)
+	if (add_rule(ctx, fd, narrow_rights(ctx, rights, c), is_dir) != 0)
 		return -1;
-	if (!needs_expansion(rights, c, is_dir))
+	if (!needs_expansion(ctx, rights, c, is_dir))
 		return 0;
 	return expand_children(ctx, fd, rights);
 }
@@ -414,7 +430,7 @@ static int add_exact(ll_ctx *ctx, int fd, uint64_t rights, bool rw)
 		return sandy_fail(ctx->err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "landlock: fstat: %s", strerror(errno));
 	rights = exact_rights(rights, &st, rw);
-	return add_rule(ctx, fd, narrow_rights(rights, c),
+	return add_rule(ctx, fd, narrow_rights(ctx, rights, c),
 			S_ISDIR(st.st_mode));
 }
 
@@ -527,10 +543,13 @@ static int create_ruleset(const sandy_resolved *r, int abi,
 	return (int)fd;
 }
 
-int sandy_landlock_restrict(const sandy_resolved *r, int abi,
+int sandy_landlock_restrict(const sandy_resolved *r, int abi, bool with_view,
 			    sandy_error *err)
 {
-	ll_ctx ctx = {.r = r, .handled_fs = handled_fs_for(abi), .err = err};
+	ll_ctx ctx = {.r = r,
+		      .with_view = with_view,
+		      .handled_fs = handled_fs_for(abi),
+		      .err = err};
 	int rc = -1;
 
 	if (check_abi(r, abi, err) != 0)

@@ -38,8 +38,10 @@ int sandy_namespaces_enter(const sandy_resolved *r, sandy_error *err);
 
 /* landlock.c */
 int sandy_landlock_abi(void);
-/* Restricts the calling thread; no_new_privs must already be set. */
-int sandy_landlock_restrict(const sandy_resolved *r, int abi,
+/* Restricts the calling thread; no_new_privs must already be set.
+ * with_view: the caller built the mount view, which enforces the denies
+ * (landlock.c explains what changes). */
+int sandy_landlock_restrict(const sandy_resolved *r, int abi, bool with_view,
 			    sandy_error *err);
 
 /* seccomp.c: the last step before execve. */

@@ -181,7 +181,9 @@ static int pin_fail(sandy_view *v, sandy_error *err, const char *section,
 	int e = errno;
 
 	sandy_view_release(v);
-	return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+	/* ENOSYS: a kernel without openat2, which the contract requires */
+	return sandy_fail(err, e == ENOSYS ? SANDY_ERR_UNSUPPORTED
+					   : SANDY_ERR_PREPARATION_FAILED,
 			  "pin: %s[%zu] could not be pinned (errno %d)",
 			  section, i, e);
 }

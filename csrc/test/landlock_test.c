@@ -229,7 +229,7 @@ static long run_op(void *arg)
 		int abi = run->p->abi ? run->p->abi : sandy_landlock_abi();
 
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
-		    sandy_landlock_restrict(&run->p->r, abi, &err) != 0) {
+		    sandy_landlock_restrict(&run->p->r, abi, false, &err) != 0) {
 			fprintf(stderr, "restrict: %s: %s\n",
 				sandy_error_kind_name(err.kind), err.message);
 			return RESTRICT_FAILED - (long)err.kind;
