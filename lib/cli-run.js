@@ -1,14 +1,16 @@
 'use strict'
-// `sandy run --policy FILE.json [--cwd DIR] -- CMD [ARGS...]`: runs CMD under
-// a Sandy policy document with CMD's stdio, exit status and terminating
-// signal passed through. Errors name the file at most, never its contents.
+// `sandy run`: runs CMD confined, either by a Sandy policy document
+// (--policy) or by a seam mode through the local provider (--mode), with
+// CMD's stdio, exit status and terminating signal passed through. Errors
+// name the file at most, never its contents.
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { constants: osConstants } = require('node:os')
 
-const RUN_USAGE = 'sandy run --policy FILE.json [--cwd DIR] -- CMD [ARGS...]'
-const RUN_SUMMARY = 'run CMD confined by the Sandy policy document FILE.json'
+const RUN_USAGE = 'sandy run (--policy FILE.json | --mode MODE [--root DIR] [--backend NAME]) [--cwd DIR] -- CMD [ARGS...]'
+const RUN_SUMMARY = 'run CMD confined by a Sandy policy document, or by a seam mode (root: the cwd)'
+const FLAGS = ['--policy', '--cwd', '--mode', '--root', '--backend']
 const USAGE_EXIT = 2
 // The policy could not be read, parsed, resolved or enforced on this host.
 const POLICY_EXIT = 1
@@ -31,7 +33,7 @@ function takeValue (args, i, flag) {
 }
 
 function parseRunArgs (args) {
-  const opts = { policy: null, cwd: null, command: null }
+  const opts = { policy: null, cwd: null, mode: null, root: null, backend: null, command: null }
   let i = 0
   while (i < args.length) {
     const arg = args[i]
@@ -40,7 +42,7 @@ function parseRunArgs (args) {
       break
     }
     const flag = arg.split('=', 1)[0]
-    if (flag !== '--policy' && flag !== '--cwd') throw new Error(`unexpected argument for run: ${arg}`)
+    if (!FLAGS.includes(flag)) throw new Error(`unexpected argument for run: ${arg}`)
     const key = flag.slice(2)
     if (opts[key] !== null) throw new Error(`${flag} given twice`)
     const { value, next } = takeValue(args, i, flag)
@@ -48,7 +50,8 @@ function parseRunArgs (args) {
     opts[key] = value
     i = next
   }
-  if (opts.policy === null) throw new Error('--policy FILE.json is required')
+  if ((opts.policy === null) === (opts.mode === null)) throw new Error('give either --policy FILE.json or --mode MODE')
+  if (opts.policy !== null && (opts.root !== null || opts.backend !== null)) throw new Error('--root and --backend go with --mode')
   if (opts.command === null || opts.command.length === 0) throw new Error('a command is required after --')
   return opts
 }
@@ -102,6 +105,20 @@ function defaultConfine (argv, policy, options) {
   return require('./confine').confinePolicy(argv, policy, options)
 }
 
+// The seam's way: a mode and a workspace root, through the local provider.
+function confineMode (opts, cwd) {
+  const { createLocalSandboxProvider } = require('./provider')
+  const provider = createLocalSandboxProvider({ backend: opts.backend ?? 'auto' })
+  const workspaceRoot = path.resolve(opts.root ?? cwd)
+  return provider.confine(opts.command, { mode: opts.mode, workspaceRoot })
+}
+
+// A refusal with reasons (SandboxUnavailableError) lists them.
+function describeError (err) {
+  const reasons = Array.isArray(err.reasons) ? err.reasons.map((r) => `\n  ${r}`).join('') : ''
+  return `sandy: ${err.message}${reasons}\n`
+}
+
 // deps exist for the tests: how a signal is raised on this process, and how
 // the argv is confined (to exercise a launcher that cannot be started).
 async function runCommand (args, io, { raise = raiseOnSelf, confine = defaultConfine } = {}) {
@@ -115,9 +132,11 @@ async function runCommand (args, io, { raise = raiseOnSelf, confine = defaultCon
   const cwd = path.resolve(opts.cwd === null ? process.cwd() : opts.cwd)
   let confined
   try {
-    confined = confine(opts.command, readPolicy(opts.policy), { cwd })
+    confined = opts.mode !== null
+      ? confineMode(opts, cwd)
+      : confine(opts.command, readPolicy(opts.policy), { cwd })
   } catch (err) {
-    io.err(`sandy: ${err.message}\n`)
+    io.err(describeError(err))
     return POLICY_EXIT
   }
   let result

@@ -4,6 +4,8 @@
 // an exit code. main() only dispatches, so a new command (`sandy run ...`) is
 // one more entry. Output goes through io so tests can run commands in-process.
 
+const { runCommand, RUN_USAGE, RUN_SUMMARY } = require('./cli-run')
+
 const USAGE_EXIT = 2
 
 const defaultIo = {
@@ -80,6 +82,11 @@ const COMMANDS = {
     usage: 'sandy probe [--json]',
     summary: 'report what this host can enforce and which backends are usable',
     run: runProbe
+  },
+  run: {
+    usage: RUN_USAGE,
+    summary: RUN_SUMMARY,
+    run: (args, io) => runCommand(args, io)
   }
 }
 

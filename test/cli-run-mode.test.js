@@ -1,0 +1,92 @@
+'use strict'
+// `sandy run --mode`: the seam's modes from the command line, with each
+// usable backend, as root and as an unprivileged user.
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const sandy = require('..')
+const { users } = require('./helpers/sandbox.js')
+const { runCommand } = require('../lib/cli-run.js')
+const { main } = require('../lib/cli.js')
+
+const SANDY = path.join(__dirname, '..', 'bin', 'sandy')
+const backends = ['sandy', 'bwrap', 'landlock'].filter((b) => sandy.probe().backends[b].usable)
+
+const dir = fs.realpathSync(fs.mkdtempSync('/var/tmp/sandy-cli-'))
+fs.chmodSync(dir, 0o755)
+t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+// The CLI as a process; env -u NODE_OPTIONS keeps tap's hooks out of it.
+function cli (user, args, cwd) {
+  const argv = [...user.wrap, '/usr/bin/env', '-u', 'NODE_OPTIONS', process.execPath, SANDY, ...args]
+  return new Promise((resolve) => {
+    const child = spawn(argv[0], argv.slice(1), { cwd, env: { PATH: '/usr/bin:/bin' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => { stdout += d })
+    child.stderr.on('data', (d) => { stderr += d })
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
+  })
+}
+
+for (const user of users()) {
+  const ws = path.join(dir, `ws-${user.name}`)
+  const outdir = path.join(dir, `outside-${user.name}`)
+  const outside = path.join(outdir, 'file')
+  for (const d of [ws, outdir]) {
+    fs.mkdirSync(d)
+    fs.chownSync(d, user.uid, user.gid)
+  }
+  for (const backend of backends) {
+    t.test(`sandy run --mode with ${backend} [${user.name}]`, async (t) => {
+      const write = (target) => ['/bin/sh', '-c', `echo x > ${target}`]
+      const made = path.join(ws, `made-${backend}`)
+      const ok = await cli(user, ['run', '--mode', 'workspace-write', '--backend', backend, '--', ...write(made)], ws)
+      t.equal(ok.code, 0, ok.stderr)
+      t.ok(fs.existsSync(made), 'the workspace write landed')
+
+      const denied = await cli(user, ['run', '--mode', 'workspace-write', '--root', ws, '--backend', backend, '--', ...write(outside)], '/')
+      t.not(denied.code, 0)
+      t.match(denied.stderr, /Read-only file system|Permission denied/)
+      t.notOk(fs.existsSync(outside), 'nothing outside the root')
+
+      const ro = await cli(user, ['run', '--mode', 'read-only', '--backend', backend, '--', ...write(path.join(ws, 'ro'))], ws)
+      t.not(ro.code, 0)
+      t.notOk(fs.existsSync(path.join(ws, 'ro')), 'read-only wrote nothing')
+
+      // the same writes succeed unconfined
+      for (const target of [outside, path.join(ws, 'ro')]) {
+        const bare = await new Promise((resolve) => {
+          const argv = [...user.wrap, ...write(target)]
+          spawn(argv[0], argv.slice(1)).on('close', resolve)
+        })
+        t.equal(bare, 0, `unconfined, ${path.basename(target)} can be written`)
+        fs.rmSync(target)
+      }
+    })
+  }
+}
+
+t.test('sandy run --mode argument errors and refusals', async (t) => {
+  const lines = []
+  const io = { out: (x) => lines.push(x), err: (x) => lines.push(x) }
+  for (const args of [
+    ['--mode', 'read-only', '--policy', '/x.json', '--', 'true'],
+    ['--policy', '/x.json', '--root', dir, '--', 'true'],
+    ['--policy', '/x.json', '--backend', 'bwrap', '--', 'true'],
+    ['--root', dir, '--', 'true']
+  ]) {
+    lines.length = 0
+    t.equal(await runCommand(args, io), 2, `usage error: ${JSON.stringify(args)}`)
+  }
+  lines.length = 0
+  t.equal(await runCommand(['--mode', 'read-only', '--backend', 'seatbelt', '--', 'true'], io), 1)
+  t.match(lines.join(''), /seatbelt backend is not usable[\s\S]*\n {2}seatbelt: /, 'the reasons are listed')
+  lines.length = 0
+  t.equal(await runCommand(['--mode', 'danger-full-access', '--', 'true'], io), 1)
+  t.match(lines.join(''), /spawns its argv itself/)
+  lines.length = 0
+  t.equal(await runCommand(['--mode', 'read-only', '--root', dir, '--cwd', dir, '--', '/bin/sh', '-c', 'exit 3'], io), 3, 'exit status passes through')
+  t.equal(await main(['run', '--mode', 'read-only', '--', '/bin/true'], io), 0, 'dispatched by the CLI')
+})
