@@ -8,39 +8,27 @@ const { SandboxError } = require('./errors')
 const { SandboxPolicy, cwdBytes } = require('./policy')
 const { probe } = require('./probe')
 
-// The launcher's failure protocol (csrc/launcher.h), in its one JS place:
-// when a step fails before the target runs, the launcher prints one line
-// starting with this prefix on stderr and exits with this status.
-const LAUNCHER_FATAL_PREFIX = 'sandy-launcher: fatal:'
-const LAUNCHER_EXIT_FAILURE = 125
-
-const RUNNER_FAILURE_RULES = Object.freeze([
-  Object.freeze({
-    allowedExitCodes: Object.freeze([LAUNCHER_EXIT_FAILURE]),
-    fatalSignatures: Object.freeze([LAUNCHER_FATAL_PREFIX])
-  })
-])
-
-// What a file effect denied by this backend prints, measured with coreutils,
-// sh, python3 and the C library's strerror under the launcher:
+// The launcher's dialect comes from the C core (csrc/seam.c), the one place
+// that knows its failure protocol (one line starting
+// 'sandy-launcher: fatal:', exit 125) and what its denials print:
 // - EACCES from Landlock ("Permission denied"),
 // - EROFS from the read-only mounts of the view ("Read-only file system"),
 // - EPERM from seccomp and from the view for chmod/chown/utime/xattr on
 //   nosuid/read-only objects ("Operation not permitted").
-// - "Cannot fork": dash (Debian's /bin/sh) when fork is denied because the
-//   policy does not allow subprocesses; it prints no strerror text.
 // Deliberately absent: "No such file or directory" (ENOENT). Paths outside
 // the grants are invisible and do give ENOENT, but so does every ordinary
 // typo or missing file; listing it would make the consumer call ordinary
 // failures denials. Likewise "Invalid cross-device link" (EXDEV between
 // grants) is also the ordinary result of linking across file systems, and
 // mv/cp recover from it on their own.
-const DENIAL_SIGNATURES = Object.freeze([
-  'Permission denied',
-  'Read-only file system',
-  'Operation not permitted',
-  'Cannot fork'
-])
+const DIALECT = addon.backendDialect('sandy')
+const RUNNER_FAILURE_RULES = Object.freeze(DIALECT.runnerFailureRules.map((r) => Object.freeze(r)))
+const LAUNCHER_EXIT_FAILURE = RUNNER_FAILURE_RULES[0].allowedExitCodes[0]
+// dash (Debian's /bin/sh) prints "Cannot fork", with no strerror text, when
+// fork is denied: a denial only where the policy forbids subprocesses
+// (elsewhere it is the ordinary result of exhausted resources).
+const DENIAL_SIGNATURES = Object.freeze([...DIALECT.denialSignatures])
+const DENIAL_SIGNATURES_NO_FORK = Object.freeze([...DIALECT.denialSignatures, 'Cannot fork'])
 
 function checkArgv (argv) {
   if (!Array.isArray(argv) || argv.length === 0) {
@@ -78,7 +66,7 @@ function confineWith (argv, policy, { cwd = process.cwd() } = {}, { launcher, re
   return Object.freeze({
     argv: Object.freeze([launcher || launcherPath(), ...words, '--', ...argv]),
     enforcement,
-    denialSignatures: DENIAL_SIGNATURES,
+    denialSignatures: policy.allowsSubprocesses ? DENIAL_SIGNATURES : DENIAL_SIGNATURES_NO_FORK,
     runnerFailureRules: RUNNER_FAILURE_RULES
   })
 }
@@ -90,8 +78,6 @@ function confinePolicy (argv, policy, options = {}) {
 module.exports = {
   confinePolicy,
   confineWith,
-  LAUNCHER_FATAL_PREFIX,
   LAUNCHER_EXIT_FAILURE,
-  DENIAL_SIGNATURES,
   RUNNER_FAILURE_RULES
 }

@@ -54,3 +54,14 @@ t.test('Buffer cwd and stderr inputs', async (t) => {
   t.equal(sandy.classifyExit(confined, { code: 1, stderr: Buffer.from('x: denied here\n') }).kind, 'denied')
   t.equal(sandy.classifyExit(confined, { code: 1, stderr: null }).kind, 'ordinary')
 })
+
+t.test('confinePolicy: "Cannot fork" is a denial only where subprocesses are forbidden', async (t) => {
+  const policy = new sandy.SandboxPolicy('block_all').grant(dir, 'read_write', 'subtree')
+  const strict = sandy.confinePolicy(['true'], policy, { cwd: dir })
+  const forking = sandy.confinePolicy(['true'], policy.allowSubprocesses(), { cwd: dir })
+  t.ok(strict.denialSignatures.includes('Cannot fork'))
+  t.notOk(forking.denialSignatures.includes('Cannot fork'))
+  t.same(strict.runnerFailureRules, [{ allowedExitCodes: [125], fatalSignatures: ['sandy-launcher: fatal:'] }])
+  t.same(forking.denialSignatures, sandy.createLocalSandboxProvider({ backend: 'sandy' })
+    .confine(['true'], { mode: 'read-only', workspaceRoot: dir }).denialSignatures, 'the same dialect as the seam\'s sandy backend')
+})
