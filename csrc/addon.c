@@ -521,26 +521,33 @@ static napi_value resolve_policy(napi_env env, napi_callback_info info)
 	return out;
 }
 
+static napi_value words_to_js(napi_env env, char **words, size_t n)
+{
+	napi_value arr;
+	size_t i;
+
+	if (words == NULL)
+		return throw_oom(env);
+	arr = make_array(env, n);
+	for (i = 0; arr != NULL && i < n; i++)
+		arr = set_element(env, arr, i, make_string(env, words[i]));
+	sandy_argv_free(words);
+	return arr;
+}
+
 /* policyArgv(policy, cwd) -> string[] (the launcher words after its path) */
 static napi_value policy_argv(napi_env env, napi_callback_info info)
 {
 	sandy_policy p;
 	char *cwd;
-	char **words = NULL;
-	size_t n = 0, i;
+	char **words;
+	size_t n = 0;
 	napi_value arr = NULL;
 
 	if (read_policy_and_cwd(env, info, &p, &cwd) != NULL) {
 		words = sandy_policy_to_argv(&p, NULL, false, cwd, &n);
-		if (words == NULL)
-			throw_oom(env);
-		else
-			arr = make_array(env, n);
-		for (i = 0; arr != NULL && i < n; i++)
-			arr = set_element(env, arr, i,
-					  make_string(env, words[i]));
+		arr = words_to_js(env, words, n);
 	}
-	sandy_argv_free(words);
 	free(cwd);
 	sandy_policy_free(&p);
 	return arr;
@@ -632,20 +639,6 @@ static napi_value limits(napi_env env, napi_callback_info info)
 }
 
 /* ---- the seam's backends ---------------------------------------------- */
-
-static napi_value words_to_js(napi_env env, char **words, size_t n)
-{
-	napi_value arr;
-	size_t i;
-
-	if (words == NULL)
-		return throw_oom(env);
-	arr = make_array(env, n);
-	for (i = 0; arr != NULL && i < n; i++)
-		arr = set_element(env, arr, i, make_string(env, words[i]));
-	sandy_argv_free(words);
-	return arr;
-}
 
 static napi_value list_to_js(napi_env env, const char *const *list)
 {

@@ -17,7 +17,7 @@ const tap = path.join(root, 'node_modules', '.bin', 'tap')
 function runTap (label, cwd, env, extraArgs = []) {
   const countFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-count-')), 'counts.json')
   console.log(`\n# ${label}`)
-  const r = spawnSync(tap, ['--reporter', `${process.execPath} ${path.join(__dirname, 'tap-count.js')}`, ...extraArgs], {
+  const r = spawnSync(tap, ['--reporter', path.join(__dirname, 'tap-count.js'), ...extraArgs], {
     cwd,
     stdio: 'inherit',
     env: { ...process.env, ...env, SANDY_TAP_COUNT_FILE: countFile }
@@ -35,15 +35,15 @@ function runTap (label, cwd, env, extraArgs = []) {
 }
 
 // node is not instrumented: the runtimes the sanitized launcher links are
-// preloaded into node, and scripts/strip-preload.js keeps them out of the
-// programs the tests spawn.
+// preloaded into node, and scripts/asan-preload.js keeps them out of the
+// other programs the tests spawn.
 function sanitizerEnv () {
   const launcher = path.join(root, 'build-asan', 'build', 'Release', 'sandy-launcher')
   const ldd = spawnSync('ldd', [launcher], { encoding: 'utf8' }).stdout
   const runtimes = [...ldd.matchAll(/(\/\S*lib(?:asan|ubsan)\.so\S*)/g)].map((m) => m[1])
   return {
     LD_PRELOAD: runtimes.join(':'),
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS || ''} --require ${path.join(__dirname, 'strip-preload.js')}`.trim(),
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS || ''} --require ${path.join(__dirname, 'asan-preload.js')}`.trim(),
     ASAN_OPTIONS: 'detect_leaks=0:abort_on_error=1',
     UBSAN_OPTIONS: 'halt_on_error=1:print_stacktrace=1'
   }
