@@ -538,18 +538,16 @@ static napi_value words_to_js(napi_env env, char **words, size_t n)
 /* policyArgv(policy, cwd) -> string[] (the launcher words after its path) */
 static napi_value policy_argv(napi_env env, napi_callback_info info)
 {
-	sandy_policy p;
-	char *cwd;
+	sandy_launch l = {0};
 	char **words;
 	size_t n = 0;
 	napi_value arr = NULL;
 
-	if (read_policy_and_cwd(env, info, &p, &cwd) != NULL) {
-		words = sandy_policy_to_argv(&p, NULL, false, cwd, &n);
+	if (read_policy_and_cwd(env, info, &l.policy, &l.cwd) != NULL) {
+		words = sandy_launch_to_argv(&l, &n);
 		arr = words_to_js(env, words, n);
 	}
-	free(cwd);
-	sandy_policy_free(&p);
+	sandy_launch_free(&l);
 	return arr;
 }
 
@@ -758,8 +756,10 @@ static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 	    get_bool(env, argv[2], &landlock_only) == NULL)
 		return NULL;
 	level = landlock_only ? SANDY_SEAM_LANDLOCK_ONLY : SANDY_SEAM_FULL;
-	if (sandy_seam_policy(mode, level, root, &p, &err) != 0)
-		return sandbox_error_to_js(env, &err);
+	if (sandy_seam_policy(mode, level, root, &p, &err) != 0) {
+		napi_throw_error(env, "ESANDYSEAM", err.message);
+		return NULL;
+	}
 	words = sandy_seam_launcher_argv(&p, mode, level, &n);
 	sandy_policy_free(&p);
 	out = words_to_js(env, words, n);

@@ -53,6 +53,39 @@ static int check_tmpfs_paths(const sandy_launch *l, sandy_error *err)
 	return 0;
 }
 
+static bool written_grant(const sandy_policy *p, const char *path)
+{
+	for (size_t i = 0; i < p->n_grants; i++)
+		if (strcmp(p->grants[i].path.bytes, path) == 0)
+			return true;
+	for (size_t i = 0; i < p->n_exec_grants; i++)
+		if (strcmp(p->exec_grants[i].path.bytes, path) == 0)
+			return true;
+	return false;
+}
+
+/* --canonical: the provider wrote canonical paths, so each resolved grant
+ * must be one of them; a path turned into a symlink since then would
+ * otherwise grant whatever it now points at. */
+static int check_canonical(const sandy_launch *l, const sandy_resolved *r,
+			   sandy_error *err)
+{
+	if (!l->canonical)
+		return 0;
+	for (size_t i = 0; i < r->n_grants; i++)
+		if (!written_grant(&l->policy, r->grants[i].path))
+			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+					  "grants[%zu] changed since confine",
+					  i);
+	for (size_t i = 0; i < r->n_execs; i++)
+		if (!written_grant(&l->policy, r->execs[i].path))
+			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+					  "executable_grants[%zu] changed since "
+					  "confine",
+					  i);
+	return 0;
+}
+
 static void __attribute__((noreturn)) exec_target(char *const argv[])
 {
 	execvp(argv[0], argv);
@@ -77,7 +110,8 @@ int main(int argc, char *argv[])
 	}
 	if (check_tmpfs_paths(&launch, &err) != 0)
 		die(&err);
-	if (sandy_resolve(&launch.policy, launch.cwd, &resolved, &err) != 0)
+	if (sandy_resolve(&launch.policy, launch.cwd, &resolved, &err) != 0 ||
+	    check_canonical(&launch, &resolved, &err) != 0)
 		die(&err);
 	resolved.tmpfs = launch.tmpfs;
 	resolved.n_tmpfs = launch.n_tmpfs;

@@ -56,10 +56,9 @@ static const char *scope_word(sandy_scope s)
 	return s == SANDY_SCOPE_SUBTREE ? "subtree" : "exact";
 }
 
-char **sandy_policy_to_argv(const sandy_policy *p,
-			    const char *const *tmpfs_paths, bool landlock_only,
-			    const char *cwd, size_t *count)
+char **sandy_launch_to_argv(const sandy_launch *l, size_t *count)
 {
+	const sandy_policy *p = &l->policy;
 	word_list w = {0};
 	size_t i;
 
@@ -90,15 +89,17 @@ char **sandy_policy_to_argv(const sandy_policy *p,
 		push(&w, p->deny_write_exact[i].bytes,
 		     p->deny_write_exact[i].len);
 	}
-	for (i = 0; tmpfs_paths != NULL && tmpfs_paths[i] != NULL; i++) {
+	for (i = 0; i < l->n_tmpfs; i++) {
 		push_word(&w, "--tmpfs");
-		push_word(&w, tmpfs_paths[i]);
+		push_word(&w, l->tmpfs[i]);
 	}
-	if (landlock_only)
+	if (l->landlock_only)
 		push_word(&w, "--landlock-only");
-	if (cwd != NULL) {
+	if (l->canonical)
+		push_word(&w, "--canonical");
+	if (l->cwd != NULL) {
 		push_word(&w, "--cwd");
-		push_word(&w, cwd);
+		push_word(&w, l->cwd);
 	}
 	if (w.failed) {
 		sandy_argv_free(w.words);
@@ -209,6 +210,8 @@ static int parse_option(int argc, char *const argv[], int *i, sandy_launch *l,
 		l->tmpfs[l->n_tmpfs++] = argv[++*i];
 	} else if (strcmp(opt, "--landlock-only") == 0) {
 		l->landlock_only = true;
+	} else if (strcmp(opt, "--canonical") == 0) {
+		l->canonical = true;
 	} else if (strcmp(opt, "--cwd") == 0 && left >= 1 && l->cwd == NULL) {
 		l->cwd = strdup(argv[++*i]);
 		rc = l->cwd == NULL ? -1 : 0;

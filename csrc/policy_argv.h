@@ -7,14 +7,19 @@
  *            {--grant read|read_write exact|subtree PATH}
  *            {--execute exact|subtree PATH}
  *            {--deny-subtree PATH} {--deny-write-exact PATH}
- *            {--tmpfs PATH} [--landlock-only] [--cwd DIR]
+ *            {--tmpfs PATH} [--landlock-only] [--canonical] [--cwd DIR]
  *            -- TARGET [ARGS...]
  *
- * --tmpfs is not policy vocabulary: it is the seam's private temp area, an
- * empty writable tmpfs the launcher mounts at PATH in the view.
- * --landlock-only selects the level for hosts without user namespaces
- * (apply.h); the provider only emits it where the probe found that. Without
- * --cwd the launcher takes its own working directory as the snapshot.
+ * The last four are not policy vocabulary:
+ * --tmpfs: the seam's private temp area, an empty writable tmpfs the
+ *   launcher mounts at PATH in the view;
+ * --landlock-only: the level for hosts without user namespaces (apply.h);
+ *   the provider only emits it where the probe found that;
+ * --canonical: every grant was canonical when the provider wrote it, so
+ *   resolution must not change any (a path swapped for a symlink between
+ *   confine and spawn fails closed);
+ * --cwd: the working-directory snapshot; without it the launcher takes its
+ *   own working directory.
  */
 #ifndef SANDY_POLICY_ARGV_H
 #define SANDY_POLICY_ARGV_H
@@ -27,29 +32,27 @@
 
 #define SANDY_ARGV_MAGIC "--sandy-policy-v1"
 
-/* Returns a NULL-terminated, malloc'd vector of malloc'd words for the
- * policy, the private tmpfs paths (NULL-terminated list, or NULL), the
- * level and cwd (or NULL), not the launcher path, "--" nor the target; *count gets the
- * number of words. NULL when out of memory or a path holds a NUL. */
-char **sandy_policy_to_argv(const sandy_policy *p,
-			    const char *const *tmpfs_paths, bool landlock_only,
-			    const char *cwd, size_t *count);
+#define SANDY_TMPFS_MAX 4
+
+/* What the launcher reads from its argv (and what the provider writes). */
+typedef struct sandy_launch {
+	sandy_policy policy;
+	char *cwd; /* NULL: the launcher's own working directory */
+	const char *tmpfs[SANDY_TMPFS_MAX + 1]; /* borrowed, NULL-terminated */
+	size_t n_tmpfs;
+	bool landlock_only;
+	bool canonical;
+	int target; /* index of the first target word (may equal argc) */
+} sandy_launch;
+
+/* The words for *l, from SANDY_ARGV_MAGIC up to (not including) "--": a
+ * NULL-terminated, malloc'd vector of malloc'd words; *count gets their
+ * number. NULL when out of memory or a path holds a NUL byte. */
+char **sandy_launch_to_argv(const sandy_launch *l, size_t *count);
 void sandy_argv_free(char **words);
 
 /* A malloc'd copy of a NULL-terminated word list; NULL when out of memory. */
 char **sandy_words_dup(const char *const *words, size_t *count);
-
-#define SANDY_TMPFS_MAX 4
-
-/* What the launcher reads from its argv. */
-typedef struct sandy_launch {
-	sandy_policy policy;
-	char *cwd; /* NULL: the launcher's own working directory */
-	const char *tmpfs[SANDY_TMPFS_MAX + 1]; /* borrowed from argv */
-	size_t n_tmpfs;
-	bool landlock_only;
-	int target; /* index of the first target word (may equal argc) */
-} sandy_launch;
 
 /* Parses argv[0..argc) as produced above, up to and including "--".
  * Returns 0 and fills *out, or -1 with *err set and *out empty. */

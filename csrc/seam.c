@@ -161,11 +161,15 @@ fail:
 char **sandy_seam_launcher_argv(const sandy_policy *p, sandy_mode mode,
 				sandy_seam_level level, size_t *count)
 {
-	static const char *const tmpfs[] = {"/tmp", "/dev/shm", NULL};
+	sandy_launch l = {.policy = *p,
+			  .landlock_only = level == SANDY_SEAM_LANDLOCK_ONLY,
+			  .canonical = true};
 
-	return sandy_policy_to_argv(p, private_tmp(mode, level) ? tmpfs : NULL,
-				    level == SANDY_SEAM_LANDLOCK_ONLY, NULL,
-				    count);
+	if (private_tmp(mode, level)) {
+		l.tmpfs[l.n_tmpfs++] = "/tmp";
+		l.tmpfs[l.n_tmpfs++] = "/dev/shm";
+	}
+	return sandy_launch_to_argv(&l, count);
 }
 
 /* ---- bubblewrap ------------------------------------------------------- */
@@ -182,13 +186,22 @@ char **sandy_bwrap_argv(const char *bwrap, sandy_mode mode, const char *root,
 	const char *const head[] = {
 		bwrap, "--new-session", "--die-with-parent", "--cap-drop", "ALL",
 		"--unshare-pid", "--unshare-ipc", "--ro-bind", "/", "/",
-		"--proc", "/proc", "--dev", "/dev", NULL};
+		"--proc", "/proc",
+		/* sysctls and other kernel switches check uid 0, not
+		 * capabilities, and bubblewrap leaves them writable in its
+		 * fresh /proc (measured: a confined root rewrote
+		 * kernel.core_pattern) */
+		"--ro-bind-try", "/proc/sys", "/proc/sys",
+		"--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger",
+		"--ro-bind-try", "/proc/irq", "/proc/irq",
+		"--ro-bind-try", "/proc/bus", "/proc/bus",
+		"--dev", "/dev", NULL};
 	const char *const writable[] = {"--tmpfs", "/tmp", "--tmpfs",
 					"/dev/shm", NULL};
 	const char *const tail[] = {"--remount-ro", "/dev", NULL};
 	const char *const shim[] = {"--", "/bin/sh", "-c", "exec \"$0\" \"$@\"",
 				    NULL};
-	const char *words[40];
+	const char *words[56];
 	size_t n = 0, i;
 
 	for (i = 0; head[i] != NULL; i++)

@@ -45,9 +45,10 @@ typedef enum sandy_seam_level {
 int sandy_seam_policy(sandy_mode mode, sandy_seam_level level,
 		      const char *root, sandy_policy *out, sandy_error *err);
 
-/* The launcher's words (policy_argv.h) for a seam policy: no --cwd (the
- * launcher snapshots the working directory it is started in); at the full
- * level, for workspace-write, a private /tmp and /dev/shm. */
+/* The launcher's words (policy_argv.h) for a seam policy: canonical
+ * grants, no --cwd (the launcher snapshots the working directory it is
+ * started in); at the full level, for workspace-write, a private /tmp and
+ * /dev/shm. */
 char **sandy_seam_launcher_argv(const sandy_policy *p, sandy_mode mode,
 				sandy_seam_level level, size_t *count);
 

@@ -3,8 +3,10 @@
 // enforced by the launcher (which applies the policy to itself, then execs
 // the argv). Everything that can be checked before the spawn is checked
 // here, so a policy that cannot be enforced fails in the caller, not later.
+const fs = require('node:fs')
 const { addon, launcherPath } = require('./binding')
 const { SandboxError } = require('./errors')
+const { isWithin } = require('./paths')
 const { SandboxPolicy, cwdBytes } = require('./policy')
 const { probe } = require('./probe')
 
@@ -40,6 +42,17 @@ function checkArgv (argv) {
   }
 }
 
+// A launcher the policy lets the command write could be replaced by it,
+// and every later run would be unconfined. Its real path is checked (and
+// used), so no symlink on the way can be repointed either.
+function refuseWritableRunner (resolved, runner) {
+  // (an exact read/write grant of a regular file is invalid on Linux)
+  const writable = resolved.grants.filter((g) => g.access === 'read_write' && g.scope === 'subtree')
+  if (writable.some((g) => isWithin(g.path, runner))) {
+    throw new SandboxError('InvalidPolicy', 'the policy lets the command write the launcher itself')
+  }
+}
+
 // The host must keep the whole contract; there is no weaker level here.
 function hostVerdict (report) {
   const v = report.backends && report.backends.sandy
@@ -62,9 +75,11 @@ function confineWith (argv, policy, { cwd = process.cwd() } = {}, { launcher, re
     throw new SandboxError('InvalidPolicy', 'the working directory must be covered by a grant')
   }
   const enforcement = hostVerdict(report || probe())
+  const runner = launcher || fs.realpathSync(launcherPath())
+  refuseWritableRunner(resolved, runner)
   const words = addon.policyArgv(policy.toNative(), cwdArg)
   return Object.freeze({
-    argv: Object.freeze([launcher || launcherPath(), ...words, '--', ...argv]),
+    argv: Object.freeze([runner, ...words, '--', ...argv]),
     enforcement,
     denialSignatures: policy.allowsSubprocesses ? DENIAL_SIGNATURES : DENIAL_SIGNATURES_NO_FORK,
     runnerFailureRules: RUNNER_FAILURE_RULES

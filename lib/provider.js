@@ -8,6 +8,7 @@ const path = require('node:path')
 const { addon, launcherPath } = require('./binding')
 const { probe: hostProbe } = require('./probe')
 const { SandboxUnavailableError } = require('./errors')
+const { isWithin } = require('./paths')
 
 const BACKENDS = Object.freeze(['sandy', 'bwrap', 'landlock', 'seatbelt'])
 const CONFINED_MODES = Object.freeze(['read-only', 'workspace-write'])
@@ -57,6 +58,27 @@ function checkOptions (options) {
   return { backend, runner }
 }
 
+// Kernel filesystems, whose files are kernel settings and devices rather
+// than data: none of them is a workspace (statfs magic numbers).
+const KERNEL_FILESYSTEMS = new Set([
+  0x9fa0, // proc
+  0x62656572, // sysfs
+  0x27e0eb, // cgroup
+  0x63677270, // cgroup2
+  0x64626720, // debugfs
+  0x74726163, // tracefs
+  0x73636673, // securityfs
+  0xcafe4a11, // bpf
+  0x1cd1, // devpts
+  0x6165676c, // pstore
+  0xde5e81e4, // efivarfs
+  0x42494e4d, // binfmt_misc
+  0x62656570, // configfs
+  0x65735543, // fusectl
+  0x19800202 // mqueue
+])
+const KERNEL_TREES = ['/proc', '/sys', '/dev']
+
 function checkArgv (argv) {
   if (!Array.isArray(argv) || argv.length === 0 || !argv.every(isArgWord) || argv[0] === '') {
     throw new TypeError('argv must be a non-empty array of strings without NUL bytes')
@@ -84,15 +106,20 @@ function checkPolicy (policy) {
     throw new RangeError(`policy.workspaceRoot cannot be resolved (${err.code})`)
   }
   if (!fs.statSync(root).isDirectory()) throw new RangeError('policy.workspaceRoot is not a directory')
+  if (KERNEL_TREES.some((tree) => isWithin(tree, root)) || KERNEL_FILESYSTEMS.has(fs.statfsSync(root).type)) {
+    throw new RangeError('policy.workspaceRoot lies on a kernel filesystem (/proc, /sys, /dev and the like)')
+  }
   if (mode === 'workspace-write' && root === '/') throw new RangeError('a workspace root of / would make everything writable')
   return { mode, root }
 }
 
 // ---- arbitration ------------------------------------------------------------
 
+// The real path goes into every argv: a symlink on the way could be
+// repointed later by a command that may write where the symlink lies.
 function launcherCheck () {
   try {
-    return { ok: true, path: launcherPath() }
+    return { ok: true, path: fs.realpathSync(launcherPath()) }
   } catch (err) {
     return { ok: false, why: err.message }
   }
@@ -141,17 +168,24 @@ function nativeDialect (name) {
   }
 }
 
-function launcherArgv (report, { mode, root }, argv, landlockOnly) {
-  const words = addon.seamLauncherWords(mode, root, landlockOnly)
-  if (!Array.isArray(words)) throw new SandboxUnavailableError('the sandbox policy could not be prepared', { reasons: [words.error.message] })
-  return [report.launcher, ...words, '--', ...argv]
+// A runner inside the writable workspace could be replaced by the first
+// confined command, and every later one would run unconfined.
+function refuseRunnerInside ({ mode, root }, runner, name) {
+  if (mode === 'workspace-write' && isWithin(root, runner)) {
+    throw new SandboxUnavailableError(`the ${name} runner lies inside the writable workspace`, { reasons: [`${name}: found inside the workspace root`] })
+  }
 }
 
-// bubblewrap must come from a system directory, never from the workspace.
+function launcherArgv (report, { mode, root }, argv, landlockOnly) {
+  refuseRunnerInside({ mode, root }, report.launcher, 'sandy')
+  return [report.launcher, ...addon.seamLauncherWords(mode, root, landlockOnly), '--', ...argv]
+}
+
+// bubblewrap comes from a system directory (the probe looks nowhere else),
+// and never from the workspace.
 function bwrapArgv (report, { mode, root }, argv) {
   const bwrap = report.host.bwrap.path
-  const rel = path.relative(root, bwrap)
-  if (rel === '' || (!rel.startsWith('..') && !path.isAbsolute(rel))) {
+  if (isWithin(root, bwrap)) {
     throw new SandboxUnavailableError('bubblewrap lies inside the workspace', { reasons: ['bwrap: found inside the workspace root'] })
   }
   return [...addon.bwrapArgv(bwrap, mode, root), ...argv]

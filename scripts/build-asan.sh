@@ -16,7 +16,11 @@ nodedir=$(node -p "require('path').resolve(process.execPath, '../..')")
 gyp="${npm_config_node_gyp:-$(dirname "$(command -v node)")/../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js}"
 cd "$out"
 # gyp variables go to configure only (build would hand them to make)
-node "$gyp" configure --nodedir="$nodedir" -- -Dsanitize=1 >/dev/null
-node "$gyp" build --nodedir="$nodedir" >/dev/null
+log="$out/build.log"
+if ! { node "$gyp" configure --nodedir="$nodedir" -- -Dsanitize=1 &&
+       node "$gyp" build --nodedir="$nodedir"; } >"$log" 2>&1; then
+  cat "$log" >&2
+  exit 1
+fi
 chmod -R a+rX "$out"
 echo "ASan/UBSan build ready in $out"

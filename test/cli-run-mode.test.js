@@ -38,7 +38,8 @@ for (const user of users()) {
     fs.mkdirSync(d)
     fs.chownSync(d, user.uid, user.gid)
   }
-  for (const backend of backends) {
+  // (the Landlock-only level refuses uid 0: test/provider.test.js)
+  for (const backend of backends.filter((b) => b !== 'landlock' || user.uid !== 0)) {
     t.test(`sandy run --mode with ${backend} [${user.name}]`, async (t) => {
       const write = (target) => ['/bin/sh', '-c', `echo x > ${target}`]
       const made = path.join(ws, `made-${backend}`)

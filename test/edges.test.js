@@ -65,3 +65,13 @@ t.test('confinePolicy: "Cannot fork" is a denial only where subprocesses are for
   t.same(forking.denialSignatures, sandy.createLocalSandboxProvider({ backend: 'sandy' })
     .confine(['true'], { mode: 'read-only', workspaceRoot: dir }).denialSignatures, 'the same dialect as the seam\'s sandy backend')
 })
+
+t.test('with no usable backend at all, auto fails closed with every reason', async (t) => {
+  const report = structuredClone(sandy.probe())
+  for (const v of Object.values(report.backends)) Object.assign(v, { usable: false, enforcement: null, reason: 'switched off (test)' })
+  const { createLocalSandboxProvider } = t.mockRequire('../lib/provider.js', { '../lib/probe.js': { probe: () => report } })
+  const err = t.throws(() => createLocalSandboxProvider().confine(['true'], { mode: 'read-only', workspaceRoot: dir }))
+  t.equal(err.code, 'SANDBOX_UNAVAILABLE')
+  t.match(err.message, /no usable sandbox backend/)
+  t.equal(err.reasons.length, 4)
+})

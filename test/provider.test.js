@@ -57,6 +57,20 @@ for (const backend of usable) {
     const dir = base(t)
     for (const user of users()) {
       const { ws, sibling } = layout(dir, user)
+      if (backend === 'landlock' && user.uid === 0) {
+        // Without a view chmod and chown are ungoverned, which for root
+        // reaches every file it owns: the launcher refuses, nothing runs.
+        t.test('root: the Landlock-only level refuses uid 0', async (t) => {
+          const file = path.join(ws, 'root-ran')
+          const c = provider.confine(sh(`echo x > ${file}`), { mode: 'workspace-write', workspaceRoot: ws })
+          const r = await run(c.argv, { cwd: ws })
+          t.equal(r.code, 125, r.stderr)
+          t.match(r.stderr, /^sandy-launcher: fatal: Unsupported: the Landlock-only level does not confine uid 0/)
+          t.equal(classifyExit(c, r).kind, 'runner-failure')
+          t.notOk(fs.existsSync(file), 'nothing ran')
+        })
+        continue
+      }
       const hostTmp = path.join('/tmp', `sandy-provider-${process.pid}-${backend}-${user.name}`)
       t.teardown(() => fs.rmSync(hostTmp, { force: true }))
       const confined = (mode, argv) => provider.confine(argv, { mode, workspaceRoot: ws }).argv

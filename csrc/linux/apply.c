@@ -183,7 +183,8 @@ static int check_inherited_dirs(const sandy_resolved *r, sandy_error *err)
 	while (found < 0 && (e = readdir(d)) != NULL) {
 		int fd = atoi(e->d_name);
 
-		if (fd > 2 && fd != dirfd(d) && fstat(fd, &st) == 0 &&
+		if (e->d_name[0] != '.' && fd != dirfd(d) &&
+		    fstat(fd, &st) == 0 &&
 		    S_ISDIR(st.st_mode))
 			found = fd;
 	}
@@ -232,12 +233,31 @@ static int apply_full(const sandy_resolved *r, sandy_error *err)
 	return restrict_self(r, true, err);
 }
 
+/* Without the view nothing governs chmod, chown, utime or xattr changes,
+ * which for uid 0 reach every file root owns: that level refuses it. */
+static int check_landlock_only_uid(sandy_error *err)
+{
+	uid_t ruid, euid, suid;
+
+	if (getresuid(&ruid, &euid, &suid) != 0)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "uid: getresuid failed (errno %d)", errno);
+	if (ruid == 0 || euid == 0 || suid == 0)
+		return sandy_fail(err, SANDY_ERR_UNSUPPORTED,
+				  "the Landlock-only level does not confine "
+				  "uid 0 (chmod and chown are not governed "
+				  "without a view)");
+	return 0;
+}
+
 int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
 		sandy_error *err)
 {
 	if (check_single_threaded(err) != 0 || check_landlock(err) != 0)
 		return -1;
 	if (level == SANDY_APPLY_LANDLOCK_ONLY)
-		return restrict_self(r, false, err);
+		return check_landlock_only_uid(err) != 0
+			       ? -1
+			       : restrict_self(r, false, err);
 	return apply_full(r, err);
 }

@@ -161,6 +161,7 @@ typedef struct node_class {
 	bool above_deny;  /* strict ancestor of a denied subtree */
 	bool locked;      /* is a deny_write_exact object */
 	bool above_lock;  /* strict ancestor of a deny_write_exact object */
+	bool above_link;  /* strict ancestor of a deny's lexical spelling */
 } node_class;
 
 int sandy_landlock_abi(void)
@@ -216,18 +217,23 @@ static void classify_one(const char *node, const char *deny, bool subtree,
 	}
 }
 
+static void classify_deny(const char *node, const sandy_rdeny *d, bool subtree,
+			  node_class *c)
+{
+	classify_one(node, d->canonical, subtree, c);
+	classify_one(node, d->lexical, subtree, c);
+	if (d->lexical != NULL)
+		c->above_link |= path_strictly_above(node, d->lexical);
+}
+
 static node_class classify(const sandy_resolved *r, const char *node)
 {
 	node_class c = {0};
 
-	for (size_t i = 0; i < r->n_deny_subtrees; i++) {
-		classify_one(node, r->deny_subtrees[i].canonical, true, &c);
-		classify_one(node, r->deny_subtrees[i].lexical, true, &c);
-	}
-	for (size_t i = 0; i < r->n_deny_write_exact; i++) {
-		classify_one(node, r->deny_write_exact[i].canonical, false, &c);
-		classify_one(node, r->deny_write_exact[i].lexical, false, &c);
-	}
+	for (size_t i = 0; i < r->n_deny_subtrees; i++)
+		classify_deny(node, &r->deny_subtrees[i], true, &c);
+	for (size_t i = 0; i < r->n_deny_write_exact; i++)
+		classify_deny(node, &r->deny_write_exact[i], false, &c);
 	return c;
 }
 
@@ -242,12 +248,19 @@ static node_class classify(const sandy_resolved *r, const char *node)
  * ancestors are pinned by mounts, so the ancestors keep the grant's rights
  * and stay writable ("adjacent entries remain writable"); the launcher
  * refuses inherited directory descriptors in that case, the one way to
- * reach the host tree beneath the view (apply.c). */
+ * reach the host tree beneath the view (apply.c). A deny's lexical spelling
+ * (a symlink) cannot carry a mount, so the directories above it keep the
+ * sibling expansion even with the view: the link cannot be replaced. */
+static bool view_keeps(const ll_ctx *ctx, node_class c)
+{
+	return ctx->with_view && !c.above_link;
+}
+
 static uint64_t narrow_rights(const ll_ctx *ctx, uint64_t rights, node_class c)
 {
 	if (c.locked)
 		return rights & ~FS_WRITE_RIGHTS;
-	if (ctx->with_view)
+	if (view_keeps(ctx, c))
 		return rights;
 	if (c.above_deny)
 		return rights & LL(READ_DIR);
@@ -259,7 +272,7 @@ static uint64_t narrow_rights(const ll_ctx *ctx, uint64_t rights, node_class c)
 static bool needs_expansion(const ll_ctx *ctx, uint64_t rights, node_class c,
 			    bool is_dir)
 {
-	if (ctx->with_view || !is_dir || c.hidden)
+	if (view_keeps(ctx, c) || !is_dir || c.hidden)
 		return false;
 	if (c.above_deny)
 		return true;

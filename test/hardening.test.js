@@ -1,0 +1,157 @@
+'use strict'
+// Attacks found in review, each shown to work without the fix's guard (or
+// unconfined) and to fail closed with it.
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const sandy = require('..')
+const { users } = require('./helpers/sandbox.js')
+
+const { createLocalSandboxProvider, classifyExit, SandboxPolicy, confinePolicy } = sandy
+const sh = (script) => ['/bin/sh', '-c', script]
+
+function run (argv, { cwd, wrap = [], stdio = ['ignore', 'pipe', 'pipe'] } = {}) {
+  const full = [...wrap, ...argv]
+  return new Promise((resolve) => {
+    const child = spawn(full[0], full.slice(1), { cwd, stdio, env: { PATH: '/usr/bin:/bin' } })
+    let stdout = ''
+    let stderr = ''
+    child.stdout?.on('data', (d) => { stdout += d })
+    child.stderr?.on('data', (d) => { stderr += d })
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
+  })
+}
+
+function base (t) {
+  const dir = fs.realpathSync(fs.mkdtempSync('/var/tmp/sandy-hardening-'))
+  fs.chmodSync(dir, 0o755)
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+function ownedDir (dir, name, user) {
+  const p = path.join(dir, name)
+  fs.mkdirSync(p, { recursive: true })
+  fs.chownSync(p, user.uid, user.gid)
+  return p
+}
+
+t.test('a launcher inside the writable workspace is refused', async (t) => {
+  const dir = base(t)
+  const launcher = require('../lib/binding.js').launcherPath()
+  const release = path.dirname(fs.realpathSync(launcher))
+  // the workspace is the launcher's own directory (the package installed in
+  // the project being confined)
+  const provider = createLocalSandboxProvider({ backend: 'sandy' })
+  t.throws(() => provider.confine(['true'], { mode: 'workspace-write', workspaceRoot: release }),
+    { code: 'SANDBOX_UNAVAILABLE', message: /inside the writable workspace/ })
+  t.ok(provider.confine(['true'], { mode: 'read-only', workspaceRoot: release }), 'read-only cannot replace it')
+  const policy = new SandboxPolicy('allow_all').grant(release, 'read_write', 'subtree').grant(dir, 'read', 'subtree')
+  t.throws(() => confinePolicy(['true'], policy, { cwd: dir }), { kind: 'InvalidPolicy', message: /write the launcher/ })
+  t.ok(confinePolicy(['true'], new SandboxPolicy('allow_all').grant(release, 'read', 'subtree')
+    .grant(release, 'read_write', 'exact').grant(dir, 'read', 'subtree'), { cwd: dir }), 'reading it, or writing only its directory node, is fine')
+})
+
+t.test('bubblewrap run as root cannot write kernel settings', { skip: process.getuid() !== 0 && 'needs root' }, async (t) => {
+  const dir = base(t)
+  const provider = createLocalSandboxProvider({ backend: 'bwrap' })
+  // writing the current value back changes nothing, but needs write access
+  const script = 'v=$(cat /proc/sys/kernel/core_pattern) && printf "%s\\n" "$v" > /proc/sys/kernel/core_pattern && echo WROTE'
+  for (const mode of ['read-only', 'workspace-write']) {
+    const c = provider.confine(sh(script), { mode, workspaceRoot: dir })
+    const r = await run(c.argv, { cwd: dir })
+    t.not(r.code, 0, `${mode}: refused (${r.stderr.trim()})`)
+    t.equal(r.stdout, '')
+    t.equal(classifyExit(c, r).kind, 'denied')
+  }
+  const bare = await run(sh(script), { cwd: dir })
+  t.equal(bare.stdout, 'WROTE\n', 'unconfined root can write it')
+})
+
+for (const user of users()) {
+  t.test(`a workspace root swapped for a symlink after confine fails closed [${user.name}]`, async (t) => {
+    const dir = base(t)
+    const parent = ownedDir(dir, 'parent', user)
+    const outside = ownedDir(dir, 'outside', user)
+    const root = ownedDir(parent, 'ws', user)
+    for (const backend of ['sandy', 'landlock', 'bwrap']) {
+      if (backend === 'landlock' && user.uid === 0) continue // refuses uid 0
+      const target = path.join(root, 'made')
+      const c = createLocalSandboxProvider({ backend }).confine(sh(`echo x > ${target}`), { mode: 'workspace-write', workspaceRoot: root })
+      fs.renameSync(root, `${root}.real`)
+      fs.symlinkSync(outside, root)
+      const r = await run(c.argv, { cwd: parent, wrap: user.wrap })
+      fs.unlinkSync(root)
+      fs.renameSync(`${root}.real`, root)
+      t.not(r.code, 0, `${backend}: refused (${r.stderr.trim()})`)
+      t.equal(classifyExit(c, r).kind, 'runner-failure', backend)
+      t.notOk(fs.existsSync(path.join(outside, 'made')), `${backend}: nothing in the symlink's target`)
+      // and the same write through the symlink works unconfined
+      fs.renameSync(root, `${root}.real`)
+      fs.symlinkSync(outside, root)
+      const bare = await run(sh(`echo x > ${target}`), { cwd: parent, wrap: user.wrap })
+      fs.unlinkSync(root)
+      fs.renameSync(`${root}.real`, root)
+      t.equal(bare.code, 0)
+      t.ok(fs.existsSync(path.join(outside, 'made')))
+      fs.rmSync(path.join(outside, 'made'))
+    }
+  })
+
+  t.test(`a deny's symlink spelling cannot be replaced [${user.name}]`, async (t) => {
+    const dir = base(t)
+    const ws = ownedDir(dir, 'ws', user)
+    ownedDir(ws, 'secret', user)
+    ownedDir(ws, 'other', user)
+    fs.symlinkSync('secret', path.join(ws, 'link'))
+    fs.writeFileSync(path.join(ws, 'real.json'), '{}\n')
+    fs.symlinkSync('real.json', path.join(ws, 'settings.json'))
+    for (const name of ['link', 'settings.json', 'real.json']) fs.lchownSync(path.join(ws, name), user.uid, user.gid)
+    const policy = new SandboxPolicy('block_all').allowSubprocesses()
+      .grant('/usr', 'read', 'subtree').allowExecute('/usr', 'subtree')
+      .grant(ws, 'read_write', 'subtree')
+      .denySubtree(path.join(ws, 'link'))
+      .denyWriteExact(path.join(ws, 'settings.json'))
+    const attacks = [
+      ['replace the denied link with a directory', 'rm link && mkdir link && echo x > link/f', path.join(ws, 'link', 'f')],
+      ['replace the deny-write link with a file', 'rm settings.json && echo evil > settings.json', null]
+    ]
+    for (const [what, script, made] of attacks) {
+      const c = confinePolicy(sh(script), policy, { cwd: ws })
+      const r = await run(c.argv, { cwd: ws, wrap: user.wrap })
+      t.not(r.code, 0, `${what}: refused (${r.stderr.trim()})`)
+      t.ok(fs.lstatSync(path.join(ws, 'link')).isSymbolicLink(), 'the link is still a link')
+      t.ok(fs.lstatSync(path.join(ws, 'settings.json')).isSymbolicLink(), 'settings.json is still a link')
+      if (made) t.notOk(fs.existsSync(made))
+    }
+    // directories that are not above a symlink spelling stay writable
+    const c = confinePolicy(sh('echo ok > other/new'), policy, { cwd: ws })
+    const r = await run(c.argv, { cwd: ws, wrap: user.wrap })
+    t.equal(r.code, 0, r.stderr)
+    t.equal(fs.readFileSync(path.join(ws, 'other', 'new'), 'utf8'), 'ok\n')
+  })
+
+  t.test(`an inherited directory on stderr cannot reach beneath the view [${user.name}]`, async (t) => {
+    const dir = base(t)
+    const ws = ownedDir(dir, 'ws', user)
+    ownedDir(ws, 'secret', user)
+    const policy = new SandboxPolicy('block_all').grant('/usr', 'read', 'subtree').allowExecute('/usr', 'subtree')
+      .grant(ws, 'read_write', 'subtree').denySubtree(path.join(ws, 'secret'))
+    const c = confinePolicy(['/usr/bin/true'], policy, { cwd: ws })
+    const fd = fs.openSync(ws, 'r')
+    t.teardown(() => fs.closeSync(fd))
+    const r = await run(c.argv, { cwd: ws, wrap: user.wrap, stdio: ['ignore', 'pipe', fd] })
+    t.equal(r.code, 125, 'the launcher refuses a directory on fd 2')
+    const ok = await run(c.argv, { cwd: ws, wrap: user.wrap })
+    t.equal(ok.code, 0, 'and runs without it')
+  })
+}
+
+t.test('kernel filesystems are no workspace', async (t) => {
+  const provider = createLocalSandboxProvider()
+  for (const root of ['/proc', '/proc/sys', '/sys', '/sys/kernel', '/dev', '/dev/shm']) {
+    if (!fs.existsSync(root)) continue
+    t.throws(() => provider.confine(['true'], { mode: 'workspace-write', workspaceRoot: root }), { name: 'RangeError', message: /kernel filesystem/ }, root)
+  }
+})
