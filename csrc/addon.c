@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "error.h"
+#include "launcher.h"
 #include "policy.h"
 #include "policy_argv.h"
 #include "policy_json.h"
@@ -430,16 +431,20 @@ static napi_value doc_error_to_js(napi_env env, const sandy_doc_error *err)
 
 /* ---- exported functions ---------------------------------------------- */
 
+static napi_value throw_missing(napi_env env)
+{
+	napi_throw_type_error(env, "ESANDYARGS", "missing argument");
+	return NULL;
+}
+
 static napi_value get_args(napi_env env, napi_callback_info info, size_t want,
 			   napi_value *argv)
 {
 	size_t argc = want;
 
 	CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-	if (argc < want) {
-		napi_throw_type_error(env, "ESANDYARGS", "missing argument");
-		return NULL;
-	}
+	if (argc < want)
+		return throw_missing(env);
 	return argv[0];
 }
 
@@ -535,14 +540,42 @@ static napi_value words_to_js(napi_env env, char **words, size_t n)
 	return arr;
 }
 
+/* A nonce argument: a string the launcher accepts, or null for none.
+ * Returns v (buf filled, or buf[0] = 0 for none), NULL after throwing. */
+static napi_value get_nonce(napi_env env, napi_value v, char *buf, size_t size)
+{
+	napi_valuetype t;
+	size_t len;
+
+	buf[0] = '\0';
+	CHECK(napi_typeof(env, v, &t));
+	if (t == napi_null || t == napi_undefined)
+		return v;
+	CHECK(napi_get_value_string_utf8(env, v, buf, size, &len));
+	if (!sandy_nonce_valid(buf)) {
+		napi_throw_range_error(env, "ESANDYARGS", "malformed nonce");
+		return NULL;
+	}
+	return v;
+}
+
 /* policyArgv(policy, cwd) -> string[] (the launcher words after its path) */
 static napi_value policy_argv(napi_env env, napi_callback_info info)
 {
+	napi_value argv[3];
+	size_t argc = 3;
+	char nonce[SANDY_NONCE_MAX + 2];
 	sandy_launch l = {0};
 	char **words;
 	size_t n = 0;
 	napi_value arr = NULL;
 
+	CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+	if (argc < 3)
+		return throw_missing(env);
+	if (get_nonce(env, argv[2], nonce, sizeof(nonce)) == NULL)
+		return NULL;
+	l.nonce = nonce[0] ? nonce : NULL;
 	if (read_policy_and_cwd(env, info, &l.policy, &l.cwd) != NULL) {
 		words = sandy_launch_to_argv(&l, &n);
 		arr = words_to_js(env, words, n);
@@ -738,10 +771,11 @@ static napi_value get_mode_root(napi_env env, napi_value *argv, sandy_mode *mode
 	return argv[0];
 }
 
-/* seamLauncherWords(mode, root, landlockOnly) -> the launcher's words */
+/* seamLauncherWords(mode, root, landlockOnly, nonce) -> the launcher's words */
 static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 {
-	napi_value argv[3], out;
+	napi_value argv[4], out;
+	char nonce[SANDY_NONCE_MAX + 2];
 	bool landlock_only;
 	sandy_seam_level level;
 	sandy_mode mode;
@@ -751,16 +785,18 @@ static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 	char **words;
 	size_t n = 0;
 
-	if (get_args(env, info, 3, argv) == NULL ||
+	if (get_args(env, info, 4, argv) == NULL ||
 	    get_mode_root(env, argv, &mode, root, sizeof(root)) == NULL ||
-	    get_bool(env, argv[2], &landlock_only) == NULL)
+	    get_bool(env, argv[2], &landlock_only) == NULL ||
+	    get_nonce(env, argv[3], nonce, sizeof(nonce)) == NULL)
 		return NULL;
 	level = landlock_only ? SANDY_SEAM_LANDLOCK_ONLY : SANDY_SEAM_FULL;
 	if (sandy_seam_policy(mode, level, root, &p, &err) != 0) {
 		napi_throw_error(env, "ESANDYSEAM", err.message);
 		return NULL;
 	}
-	words = sandy_seam_launcher_argv(&p, mode, level, &n);
+	words = sandy_seam_launcher_argv(&p, mode, level, nonce[0] ? nonce : NULL,
+					 &n);
 	sandy_policy_free(&p);
 	out = words_to_js(env, words, n);
 	return out;

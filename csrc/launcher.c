@@ -14,11 +14,18 @@
 #include "policy_argv.h"
 #include "resolve.h"
 
-static void __attribute__((noreturn)) die(const sandy_error *err)
+/* nonce: the provider's per-call tag (launcher.h), or NULL. */
+static void __attribute__((noreturn)) die(const sandy_error *err,
+					  const char *nonce)
 {
 	/* One line, phase and reason only: err->message never holds paths. */
-	dprintf(STDERR_FILENO, SANDY_LAUNCHER_FATAL_PREFIX "%s: %s\n",
-		sandy_error_kind_name(err->kind), err->message);
+	if (nonce != NULL)
+		dprintf(STDERR_FILENO,
+			SANDY_LAUNCHER_FATAL_PREFIX "%s: %s [run %s]\n",
+			sandy_error_kind_name(err->kind), err->message, nonce);
+	else
+		dprintf(STDERR_FILENO, SANDY_LAUNCHER_FATAL_PREFIX "%s: %s\n",
+			sandy_error_kind_name(err->kind), err->message);
 	_exit(SANDY_LAUNCHER_EXIT_FAILURE);
 }
 
@@ -101,30 +108,33 @@ int main(int argc, char *argv[])
 	sandy_error err = {0};
 	int target;
 
+	/* read before anything can fail, so every fatal line carries it */
+	const char *nonce = sandy_launch_nonce(argc - 1, argv + 1);
+
 	if (sandy_launch_from_argv(argc - 1, argv + 1, &launch, &err) != 0)
-		die(&err);
+		die(&err, nonce);
 	target = launch.target + 1; /* argv has the launcher path first */
 	if (target >= argc) {
 		sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED, "no command given");
-		die(&err);
+		die(&err, nonce);
 	}
 	if (check_tmpfs_paths(&launch, &err) != 0)
-		die(&err);
+		die(&err, nonce);
 	if (sandy_resolve(&launch.policy, launch.cwd, &resolved, &err) != 0 ||
 	    check_canonical(&launch, &resolved, &err) != 0)
-		die(&err);
+		die(&err, nonce);
 	resolved.tmpfs = launch.tmpfs;
 	resolved.n_tmpfs = launch.n_tmpfs;
 	if (!sandy_resolved_covers_cwd(&resolved)) {
 		sandy_fail(&err, SANDY_ERR_INVALID_POLICY,
 			   "the working directory is not covered by a grant");
-		die(&err);
+		die(&err, nonce);
 	}
 	if (sandy_apply(&resolved,
 			launch.landlock_only ? SANDY_APPLY_LANDLOCK_ONLY
 					     : SANDY_APPLY_FULL,
 			&err) != 0)
-		die(&err);
+		die(&err, nonce);
 	sandy_resolved_free(&resolved);
 	sandy_launch_free(&launch);
 	exec_target(argv + target);

@@ -1,5 +1,7 @@
 #include "policy_argv.h"
 
+#include "launcher.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -63,6 +65,10 @@ char **sandy_launch_to_argv(const sandy_launch *l, size_t *count)
 	size_t i;
 
 	push_word(&w, SANDY_ARGV_MAGIC);
+	if (l->nonce != NULL) {
+		push_word(&w, "--nonce");
+		push_word(&w, l->nonce);
+	}
 	push_word(&w, "--network");
 	push_word(&w, p->network == SANDY_NETWORK_ALLOW_ALL ? "allow_all"
 							    : "block_all");
@@ -212,6 +218,9 @@ static int parse_option(int argc, char *const argv[], int *i, sandy_launch *l,
 		l->landlock_only = true;
 	} else if (strcmp(opt, "--canonical") == 0) {
 		l->canonical = true;
+	} else if (strcmp(opt, "--nonce") == 0 && left >= 1 &&
+		   l->nonce == NULL && sandy_nonce_valid(argv[*i + 1])) {
+		l->nonce = argv[++*i];
 	} else if (strcmp(opt, "--cwd") == 0 && left >= 1 && l->cwd == NULL) {
 		l->cwd = strdup(argv[++*i]);
 		rc = l->cwd == NULL ? -1 : 0;
@@ -249,6 +258,21 @@ int sandy_launch_from_argv(int argc, char *const argv[], sandy_launch *out,
 		bad(err, "missing --network");
 	sandy_launch_free(out);
 	return -1;
+}
+
+bool sandy_nonce_valid(const char *nonce)
+{
+	size_t n = strspn(nonce, "0123456789abcdef");
+
+	return nonce[n] == '\0' && n >= SANDY_NONCE_MIN && n <= SANDY_NONCE_MAX;
+}
+
+const char *sandy_launch_nonce(int argc, char *const argv[])
+{
+	for (int i = 0; i + 1 < argc && strcmp(argv[i], "--") != 0; i++)
+		if (strcmp(argv[i], "--nonce") == 0)
+			return sandy_nonce_valid(argv[i + 1]) ? argv[i + 1] : NULL;
+	return NULL;
 }
 
 void sandy_launch_free(sandy_launch *l)

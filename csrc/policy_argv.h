@@ -2,7 +2,7 @@
  * words with fixed arity, so no escaping exists to get wrong and any byte
  * string (even one starting with '-') is carried verbatim.
  *
- *   LAUNCHER --sandy-policy-v1 --network allow_all|block_all
+ *   LAUNCHER --sandy-policy-v1 [--nonce HEX] --network allow_all|block_all
  *            [--subprocesses]
  *            {--grant read|read_write exact|subtree PATH}
  *            {--execute exact|subtree PATH}
@@ -10,7 +10,9 @@
  *            {--tmpfs PATH} [--landlock-only] [--canonical] [--cwd DIR]
  *            -- TARGET [ARGS...]
  *
- * The last four are not policy vocabulary:
+ * --nonce and the last four are not policy vocabulary:
+ * --nonce: the provider's per-call tag for the launcher's fatal line
+ *   (launcher.h), 16 to 64 lowercase hex digits;
  * --tmpfs: the seam's private temp area, an empty writable tmpfs the
  *   launcher mounts at PATH in the view;
  * --landlock-only: the level for hosts without user namespaces (apply.h);
@@ -42,6 +44,7 @@ typedef struct sandy_launch {
 	size_t n_tmpfs;
 	bool landlock_only;
 	bool canonical;
+	const char *nonce; /* borrowed; NULL: none */
 	int target; /* index of the first target word (may equal argc) */
 } sandy_launch;
 
@@ -59,5 +62,11 @@ char **sandy_words_dup(const char *const *words, size_t *count);
 int sandy_launch_from_argv(int argc, char *const argv[], sandy_launch *out,
 			   sandy_error *err);
 void sandy_launch_free(sandy_launch *l);
+
+/* The --nonce value among argv[0..argc) before "--", when it is well
+ * formed; NULL otherwise. Read before anything else so that even a
+ * malformed command line fails with the tagged line. */
+const char *sandy_launch_nonce(int argc, char *const argv[]);
+bool sandy_nonce_valid(const char *nonce);
 
 #endif

@@ -159,11 +159,13 @@ fail:
 }
 
 char **sandy_seam_launcher_argv(const sandy_policy *p, sandy_mode mode,
-				sandy_seam_level level, size_t *count)
+				sandy_seam_level level, const char *nonce,
+				size_t *count)
 {
 	sandy_launch l = {.policy = *p,
 			  .landlock_only = level == SANDY_SEAM_LANDLOCK_ONLY,
-			  .canonical = true};
+			  .canonical = true,
+			  .nonce = nonce};
 
 	if (private_tmp(mode, level)) {
 		l.tmpfs[l.n_tmpfs++] = "/tmp";

@@ -50,7 +50,8 @@ int sandy_seam_policy(sandy_mode mode, sandy_seam_level level,
  * started in); at the full level, for workspace-write, a private /tmp and
  * /dev/shm. */
 char **sandy_seam_launcher_argv(const sandy_policy *p, sandy_mode mode,
-				sandy_seam_level level, size_t *count);
+				sandy_seam_level level, const char *nonce,
+				size_t *count);
 
 /* bubblewrap's argv for a mode, up to and including the exec shim; the
  * caller appends the command. NULL-terminated, free with sandy_argv_free. */

@@ -3,6 +3,7 @@
 // enforced by the launcher (which applies the policy to itself, then execs
 // the argv). Everything that can be checked before the spawn is checked
 // here, so a policy that cannot be enforced fails in the caller, not later.
+const crypto = require('node:crypto')
 const fs = require('node:fs')
 const { addon, launcherPath } = require('./binding')
 const { SandboxError } = require('./errors')
@@ -12,7 +13,8 @@ const { probe } = require('./probe')
 
 // The launcher's dialect comes from the C core (csrc/seam.c), the one place
 // that knows its failure protocol (one line starting
-// 'sandy-launcher: fatal:', exit 125) and what its denials print:
+// 'sandy-launcher: fatal:', exit 125, tagged per run below) and what its
+// denials print:
 // - EACCES from Landlock ("Permission denied"),
 // - EROFS from the read-only mounts of the view ("Read-only file system"),
 // - EPERM from seccomp and from the view for chmod/chown/utime/xattr on
@@ -24,13 +26,26 @@ const { probe } = require('./probe')
 // grants) is also the ordinary result of linking across file systems, and
 // mv/cp recover from it on their own.
 const DIALECT = addon.backendDialect('sandy')
-const RUNNER_FAILURE_RULES = Object.freeze(DIALECT.runnerFailureRules.map((r) => Object.freeze(r)))
-const LAUNCHER_EXIT_FAILURE = RUNNER_FAILURE_RULES[0].allowedExitCodes[0]
+const LAUNCHER_EXIT_FAILURE = DIALECT.runnerFailureRules[0].allowedExitCodes[0]
 // dash (Debian's /bin/sh) prints "Cannot fork", with no strerror text, when
 // fork is denied: a denial only where the policy forbids subprocesses
 // (elsewhere it is the ordinary result of exhausted resources).
 const DENIAL_SIGNATURES = Object.freeze([...DIALECT.denialSignatures])
 const DENIAL_SIGNATURES_NO_FORK = Object.freeze([...DIALECT.denialSignatures, 'Cannot fork'])
+
+// Each confined run gets its own secret tag, which the launcher appends to
+// its fatal line (csrc/launcher.h). The command never sees the launcher's
+// argv, so it cannot print a line that passes for a runner failure.
+function newNonce () {
+  return crypto.randomBytes(16).toString('hex')
+}
+
+function launcherRules (nonce) {
+  return Object.freeze(DIALECT.runnerFailureRules.map((r) => Object.freeze({
+    ...r,
+    fatalSignatures: Object.freeze(r.fatalSignatures.map(() => `[run ${nonce}]`))
+  })))
+}
 
 function checkArgv (argv) {
   if (!Array.isArray(argv) || argv.length === 0) {
@@ -77,12 +92,13 @@ function confineWith (argv, policy, { cwd = process.cwd() } = {}, { launcher, re
   const enforcement = hostVerdict(report || probe())
   const runner = launcher || fs.realpathSync(launcherPath())
   refuseWritableRunner(resolved, runner)
-  const words = addon.policyArgv(policy.toNative(), cwdArg)
+  const nonce = newNonce()
+  const words = addon.policyArgv(policy.toNative(), cwdArg, nonce)
   return Object.freeze({
     argv: Object.freeze([runner, ...words, '--', ...argv]),
     enforcement,
     denialSignatures: policy.allowsSubprocesses ? DENIAL_SIGNATURES : DENIAL_SIGNATURES_NO_FORK,
-    runnerFailureRules: RUNNER_FAILURE_RULES
+    runnerFailureRules: launcherRules(nonce)
   })
 }
 
@@ -93,6 +109,7 @@ function confinePolicy (argv, policy, options = {}) {
 module.exports = {
   confinePolicy,
   confineWith,
-  LAUNCHER_EXIT_FAILURE,
-  RUNNER_FAILURE_RULES
+  newNonce,
+  launcherRules,
+  LAUNCHER_EXIT_FAILURE
 }

@@ -9,6 +9,7 @@ const { addon, launcherPath } = require('./binding')
 const { probe: hostProbe } = require('./probe')
 const { SandboxUnavailableError } = require('./errors')
 const { isWithin } = require('./paths')
+const { newNonce, launcherRules } = require('./confine')
 
 const BACKENDS = Object.freeze(['sandy', 'bwrap', 'landlock', 'seatbelt'])
 const CONFINED_MODES = Object.freeze(['read-only', 'workspace-write'])
@@ -176,9 +177,9 @@ function refuseRunnerInside ({ mode, root }, runner, name) {
   }
 }
 
-function launcherArgv (report, { mode, root }, argv, landlockOnly) {
+function launcherArgv (report, { mode, root }, argv, landlockOnly, nonce) {
   refuseRunnerInside({ mode, root }, report.launcher, 'sandy')
-  return [report.launcher, ...addon.seamLauncherWords(mode, root, landlockOnly), '--', ...argv]
+  return [report.launcher, ...addon.seamLauncherWords(mode, root, landlockOnly, nonce), '--', ...argv]
 }
 
 // bubblewrap comes from a system directory (the probe looks nowhere else),
@@ -202,9 +203,10 @@ function confineWith (report, runner, policy, argv) {
     throw new SandboxUnavailableError('Seatbelt confinement is not implemented yet', { reasons: ['seatbelt: not implemented'] })
   }
   const runnerPath = name === 'bwrap' ? report.host.bwrap.path : report.launcher
+  const nonce = newNonce()
   const built = name === 'bwrap'
     ? bwrapArgv(report, policy, argv)
-    : launcherArgv(report, policy, argv, name === 'landlock')
+    : launcherArgv(report, policy, argv, name === 'landlock', nonce)
   // Last line of defence: whatever went wrong above, never hand back an argv
   // that does not start with the runner and wrap the caller's argv.
   const tail = built.slice(built.length - argv.length)
@@ -212,7 +214,9 @@ function confineWith (report, runner, policy, argv) {
   if (built[0] !== runnerPath || built.length <= argv.length || tail.some((w, i) => w !== argv[i])) {
     throw new SandboxUnavailableError('the confined argv could not be built', { reasons: [`${name}: internal error`] })
   }
-  return { argv: built, enforcement: verdict.enforcement, ...nativeDialect(name) }
+  const dialect = nativeDialect(name)
+  if (name !== 'bwrap') dialect.runnerFailureRules = launcherRules(nonce)
+  return { argv: built, enforcement: verdict.enforcement, ...dialect }
 }
 
 // ---- the provider -----------------------------------------------------------

@@ -9,7 +9,7 @@ const {
   SandboxPolicy, AccessMode, PathScope, NetworkPolicy, users, setup, tree, basePolicy, run, confine, describe
 } = require('./helpers/sandbox.js')
 const { confinePolicy, SandboxError, probe } = require('../lib/index.js')
-const { confineWith, RUNNER_FAILURE_RULES, LAUNCHER_EXIT_FAILURE } = require('../lib/confine.js')
+const { confineWith, LAUNCHER_EXIT_FAILURE } = require('../lib/confine.js')
 const { launcherPath } = require('../lib/binding.js')
 const { runCommand, passThrough, RUN_USAGE } = require('../lib/cli-run.js')
 
@@ -52,7 +52,9 @@ t.test('confinePolicy returns the seam\'s ConfinedArgv', async (t) => {
   t.same(c.argv.slice(-3), ['--', '/usr/bin/true', 'a b'], 'then the caller\'s argv, verbatim')
   t.equal(c.enforcement, probe().backends.sandy.enforcement, 'enforcement is the probe\'s verdict')
   t.equal(c.enforcement, 'full')
-  t.same(c.runnerFailureRules, [{ allowedExitCodes: [125], fatalSignatures: ['sandy-launcher: fatal:'] }])
+  t.match(c.runnerFailureRules, [{ allowedExitCodes: [125], fatalSignatures: [/^\[run [0-9a-f]{32}\]$/] }])
+  t.not(confinePolicy(['/usr/bin/true'], s.policy, { cwd: s.cwd }).runnerFailureRules[0].fatalSignatures[0],
+    c.runnerFailureRules[0].fatalSignatures[0], 'a new tag for every call')
   t.ok(c.denialSignatures.length > 0 && c.denialSignatures.every((x) => typeof x === 'string' && x))
   const here = process.cwd()
   process.chdir(s.cwd)
@@ -122,7 +124,7 @@ for (const user of users()) {
       const lines = r.stderr.split('\n').filter(Boolean)
       t.equal(lines.length, 1, 'one line on stderr')
       t.match(lines[0] || '', kind, kind === UNSUPPORTED ? 'the kind is Unsupported' : 'a fatal line')
-      t.ok(RUNNER_FAILURE_RULES.some((rule) => ruleMatches(rule, r.code, r.stderr)), 'runnerFailureRules recognise it')
+      t.ok(r.confined.runnerFailureRules.some((rule) => ruleMatches(rule, r.code, r.stderr)), 'runnerFailureRules recognise it')
       t.notOk(fs.existsSync(marker), 'the target did not run')
       t.equal(r.stdout, '', 'nothing printed by the target')
       // Controls: the confined command runs when nothing is missing, and

@@ -155,3 +155,21 @@ t.test('kernel filesystems are no workspace', async (t) => {
     t.throws(() => provider.confine(['true'], { mode: 'workspace-write', workspaceRoot: root }), { name: 'RangeError', message: /kernel filesystem/ }, root)
   }
 })
+
+t.test('a command cannot pass for a runner failure', async (t) => {
+  const dir = base(t)
+  for (const backend of ['sandy', 'landlock']) {
+    const provider = createLocalSandboxProvider({ backend })
+    const spoof = sh('echo "sandy-launcher: fatal: EnforcementFailed: spoofed" >&2; exit 125')
+    const c = provider.confine(spoof, { mode: 'read-only', workspaceRoot: dir })
+    const r = await run(c.argv, { cwd: dir, wrap: users().at(-1).wrap })
+    t.equal(r.code, 125)
+    t.equal(classifyExit(c, r).kind, 'ordinary', `${backend}: the printed line is not the launcher's`)
+    // the launcher's own refusal carries this call's tag
+    const real = provider.confine(['true'], { mode: 'read-only', workspaceRoot: dir })
+    const refused = await run(real.argv, { cwd: '/proc', wrap: users().at(-1).wrap })
+    t.equal(refused.code, 125)
+    t.match(refused.stderr, / \[run [0-9a-f]{32}\]\n$/)
+    t.equal(classifyExit(real, refused).kind, 'runner-failure', `${backend}: a real refusal still is one`)
+  }
+})

@@ -117,7 +117,8 @@ function confine (argv, policy, cwd) {
 // Spawns argv (as user, optionally confined, optionally behind a prefix
 // such as the hold fixture) and collects its result.
 function run (user, { argv, policy = null, cwd, prefix = [], extraFds = [], env, timeout = 10000 }) {
-  const inner = policy ? confine(argv, policy, cwd).argv : argv
+  const confined = policy ? confine(argv, policy, cwd) : null
+  const inner = confined ? confined.argv : argv
   const full = [...user.wrap, ...prefix, ...inner]
   return new Promise((resolve, reject) => {
     const child = spawn(full[0], full.slice(1), {
@@ -131,7 +132,7 @@ function run (user, { argv, policy = null, cwd, prefix = [], extraFds = [], env,
     child.stdout.on('data', (d) => { stdout += d })
     child.stderr.on('data', (d) => { stderr += d })
     child.on('error', reject)
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, argv: full }))
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr, argv: full, confined }))
   })
 }
 
