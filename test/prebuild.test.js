@@ -1,0 +1,39 @@
+'use strict'
+// A package with a prebuild and no build/ directory: the addon loads from
+// prebuilds/<platform>-<arch>/, the launcher is found beside it, install
+// does not try to build, and a confined command runs.
+const t = require('tap')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+
+const root = path.join(__dirname, '..')
+const pkg = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-prebuild-'))
+t.teardown(() => fs.rmSync(pkg, { recursive: true, force: true }))
+for (const part of ['lib', 'scripts']) fs.cpSync(path.join(root, part), path.join(pkg, part), { recursive: true })
+fs.copyFileSync(path.join(root, 'package.json'), path.join(pkg, 'package.json'))
+fs.symlinkSync(path.join(root, 'node_modules'), path.join(pkg, 'node_modules'))
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_OPTIONS'))
+
+t.test('the prebuild layout loads and confines', async (t) => {
+  const pack = spawnSync(process.execPath, [path.join(root, 'scripts', 'prebuild.js'), pkg], { encoding: 'utf8', env })
+  t.equal(pack.status, 0, pack.stderr)
+  t.notOk(fs.existsSync(path.join(pkg, 'build')), 'no build directory')
+  const install = spawnSync(process.execPath, [path.join(pkg, 'scripts', 'build.js')], { encoding: 'utf8', env, cwd: pkg })
+  t.equal(install.status, 0, 'install sees the prebuild and builds nothing')
+  t.notOk(fs.existsSync(path.join(pkg, 'build')), 'still no build directory')
+  const script = `
+    const s = require(${JSON.stringify(pkg)})
+    const b = require(${JSON.stringify(path.join(pkg, 'lib', 'binding.js'))})
+    const c = s.createLocalSandboxProvider({ backend: 'sandy' }).confine(['/bin/sh', '-c', 'echo confined'], { mode: 'read-only', workspaceRoot: '/var/tmp' })
+    const r = require('child_process').spawnSync(c.argv[0], c.argv.slice(1), { cwd: '/var/tmp', encoding: 'utf8' })
+    console.log(JSON.stringify({ addon: b.addonPath, launcher: c.argv[0], out: r.stdout }))`
+  const r = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8', env })
+  t.equal(r.status, 0, r.stderr)
+  const got = JSON.parse(r.stdout)
+  const dir = fs.realpathSync(path.join(pkg, 'prebuilds', `${process.platform}-${process.arch}`))
+  t.equal(path.dirname(got.addon), dir, 'the addon came from the prebuild folder')
+  t.equal(got.launcher, path.join(dir, 'sandy-launcher'), 'the launcher beside it')
+  t.equal(got.out, 'confined\n')
+})
