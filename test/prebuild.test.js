@@ -14,7 +14,8 @@ t.teardown(() => fs.rmSync(pkg, { recursive: true, force: true }))
 for (const part of ['lib', 'scripts']) fs.cpSync(path.join(root, part), path.join(pkg, part), { recursive: true })
 fs.copyFileSync(path.join(root, 'package.json'), path.join(pkg, 'package.json'))
 fs.symlinkSync(path.join(root, 'node_modules'), path.join(pkg, 'node_modules'))
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_OPTIONS'))
+// Without the runner's hooks and coverage: scripts/ is not lib/.
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_OPTIONS' && k !== 'NODE_V8_COVERAGE'))
 
 t.test('the prebuild layout loads and confines', async (t) => {
   const pack = spawnSync(process.execPath, [path.join(root, 'scripts', 'prebuild.js'), pkg], { encoding: 'utf8', env })
