@@ -6,8 +6,7 @@
       "csrc/error.c",
       "csrc/policy.c",
       "csrc/resolve.c",
-      "csrc/policy_argv.c",
-      "csrc/probe.c"
+      "csrc/policy_argv.c"
     ],
     "strict_cflags": ["-std=c11", "-Wall", "-Wextra", "-Werror", "-D_GNU_SOURCE", "-fvisibility=hidden"]
   },
@@ -17,6 +16,7 @@
       "sources": [
         "csrc/addon.c",
         "csrc/policy_json.c",
+        "csrc/probe.c",
         "csrc/seam.c",
         "<@(core_sources)"
       ],
@@ -26,38 +26,35 @@
         ["sanitize==1", {"cflags_c": ["<@(sanitize_cflags)"], "ldflags": ["-fsanitize=address,undefined"]}],
         ["OS=='linux'", {"sources": ["csrc/linux/probe.c"]}],
         ["OS=='mac'", {
-          "sources": ["csrc/darwin/probe.c", "csrc/darwin/seatbelt.c"],
+          "sources": ["csrc/darwin/probe.c"],
           "xcode_settings": {"OTHER_CFLAGS": ["<@(strict_cflags)"]}
         }]
       ]
-    },
-    {
-      "target_name": "sandy-launcher",
-      "type": "executable",
-      "sources": [
-        "csrc/launcher.c",
-        "<@(core_sources)"
-      ],
-      "cflags_c": ["<@(strict_cflags)"],
-      "conditions": [
-        ["OS=='linux'", {
+    }
+  ],
+  "conditions": [
+    ["OS=='linux'", {
+      "targets": [
+        {
+          "target_name": "sandy-launcher",
+          "type": "executable",
           "sources": [
-            "csrc/linux/probe.c",
+            "csrc/launcher.c",
+            "<@(core_sources)",
             "csrc/linux/apply.c",
             "csrc/linux/namespaces.c",
             "csrc/linux/mount_view.c",
             "csrc/linux/landlock.c",
             "csrc/linux/seccomp.c"
           ],
-          "libraries": ["-l:libseccomp.a"]
-        }],
-        ["OS=='linux' and sanitize==0", {"ldflags": ["-static"]}],
-        ["sanitize==1", {"cflags_c": ["<@(sanitize_cflags)"], "ldflags": ["-fsanitize=address,undefined"]}],
-        ["OS=='mac'", {
-          "sources": ["csrc/darwin/probe.c", "csrc/darwin/seatbelt.c"],
-          "xcode_settings": {"OTHER_CFLAGS": ["<@(strict_cflags)"]}
-        }]
+          "cflags_c": ["<@(strict_cflags)"],
+          "libraries": ["-l:libseccomp.a"],
+          "conditions": [
+            ["sanitize==0", {"ldflags": ["-static"]}],
+            ["sanitize==1", {"cflags_c": ["<@(sanitize_cflags)"], "ldflags": ["-fsanitize=address,undefined"]}]
+          ]
+        }
       ]
-    }
+    }]
   ]
 }

@@ -23,10 +23,6 @@ static const char *const bwrap_denials[] = {
 	"Read-only file system", /* EROFS: --ro-bind / / */
 	NULL,
 };
-static const char *const seatbelt_denials[] = {
-	"Operation not permitted", /* EPERM: Seatbelt */
-	NULL,
-};
 
 static const int launcher_exit_codes[] = {SANDY_LAUNCHER_EXIT_FAILURE, 0};
 static const char *const launcher_fatal[] = {"sandy-launcher: fatal:", NULL};
@@ -35,8 +31,6 @@ static const char *const launcher_fatal[] = {"sandy-launcher: fatal:", NULL};
  * command is the shell's ordinary 127, never a bwrap line. */
 static const int bwrap_exit_codes[] = {1, 0};
 static const char *const bwrap_fatal[] = {"bwrap: ", NULL};
-static const char *const seatbelt_fatal[] = {"sandbox-exec: ", NULL};
-static const int seatbelt_exit_codes[] = {65, 71, 0};
 
 static const sandy_runner_rule launcher_rules[] = {
 	{launcher_exit_codes, launcher_fatal, NULL},
@@ -44,15 +38,12 @@ static const sandy_runner_rule launcher_rules[] = {
 static const sandy_runner_rule bwrap_rules[] = {
 	{bwrap_exit_codes, bwrap_fatal, NULL},
 };
-static const sandy_runner_rule seatbelt_rules[] = {
-	{seatbelt_exit_codes, seatbelt_fatal, NULL},
-};
 
 static const sandy_dialect dialects[SANDY_BACKEND_COUNT] = {
 	[SANDY_BACKEND_SANDY] = {launcher_denials, launcher_rules, 1},
 	[SANDY_BACKEND_BWRAP] = {bwrap_denials, bwrap_rules, 1},
 	[SANDY_BACKEND_LANDLOCK] = {launcher_denials, launcher_rules, 1},
-	[SANDY_BACKEND_SEATBELT] = {seatbelt_denials, seatbelt_rules, 1},
+	/* Seatbelt: no backend yet, so no dialect to claim */
 };
 
 const sandy_dialect *sandy_backend_dialect(sandy_backend_id id)

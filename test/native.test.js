@@ -1,7 +1,8 @@
 'use strict'
 // The C-level checks, counted with the rest: the Landlock and seccomp unit
 // programs (each rule against an unfiltered run), a bounded libFuzzer run of
-// the policy document parser, and cppcheck at warning level.
+// the policy document parser, cppcheck at warning level, and a compile check
+// of the macOS sources.
 const t = require('tap')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
@@ -35,4 +36,19 @@ t.test('cppcheck finds no warnings in the C sources', async (t) => {
     '--std=c11', '-D__linux__', '-D__x86_64__', '-D_GNU_SOURCE', '--suppress=missingIncludeSystem',
     '-I', 'csrc', 'csrc/', 'fuzz/'])
   t.equal(r.code, 0, r.output)
+})
+
+t.test('the macOS sources compile on Linux (syntax and warnings)', async (t) => {
+  const r = await run(['gcc', '-std=c11', '-Wall', '-Wextra', '-Werror', '-D_GNU_SOURCE', '-fsyntax-only', 'csrc/darwin/probe.c'])
+  t.equal(r.code, 0, r.output)
+})
+
+t.test('the launcher depends on no shared library; the addon not on libseccomp', async (t) => {
+  const { addonPath, launcherPath } = require('../lib/binding.js')
+  const launcher = await run(['ldd', launcherPath()])
+  t.match(launcher.output, /not a dynamic executable/, launcher.output)
+  const addon = await run(['ldd', addonPath])
+  t.equal(addon.code, 0)
+  t.notMatch(addon.output, /libseccomp/, 'libseccomp is only in the launcher, statically')
+  t.match(addon.output, /libcjson/, 'cJSON is linked dynamically (Debian ships no libcjson.a)')
 })

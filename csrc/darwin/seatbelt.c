@@ -1,1 +1,0 @@
-/* Seatbelt profile generation: later work. */
