@@ -18,6 +18,8 @@ const argv = ['/bin/true']
 const variants = [['bare', argv]]
 for (const backend of ['sandy', 'landlock', 'bwrap']) {
   if (!sandy.probe().backends[backend].usable) continue
+  // the Landlock-only level refuses uid 0 (README, "Backends")
+  if (backend === 'landlock' && process.getuid() === 0) continue
   const provider = sandy.createLocalSandboxProvider({ backend })
   for (const mode of ['read-only', 'workspace-write']) {
     variants.push([`${backend} ${mode}`, provider.confine(argv, { mode, workspaceRoot: root }).argv])
