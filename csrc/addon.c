@@ -95,36 +95,53 @@ static napi_value throw_oom(napi_env env)
 	return NULL;
 }
 
-static int word_is(const char *buf, const char *word)
+/* A vocabulary word of the JS shape lib/policy.js builds. JS validated it,
+ * so an unknown word is a programming error: it throws. */
+static napi_value get_word(napi_env env, napi_value obj, const char *name,
+			   int (*parse)(const char *, void *), void *out)
 {
-	return strcmp(buf, word) == 0;
+	char word[16];
+	napi_value v = get_prop(env, obj, name);
+
+	if (v == NULL || get_cstring(env, v, word, sizeof(word)) == NULL)
+		return NULL;
+	if (parse(word, out) != 0) {
+		napi_throw_range_error(env, "ESANDYARGS", "unknown policy word");
+		return NULL;
+	}
+	return v;
 }
 
-/* Reads one {path, access?, scope?} entry. JS validated the vocabulary, so
- * an unknown word here is a programming error and throws. */
+static int parse_access(const char *word, void *out)
+{
+	return sandy_access_parse(word, out);
+}
+
+static int parse_scope(const char *word, void *out)
+{
+	return sandy_scope_parse(word, out);
+}
+
+static int parse_network(const char *word, void *out)
+{
+	return sandy_network_parse(word, out);
+}
+
+/* Reads one {path, access?, scope?} entry; access/scope NULL when the
+ * section has none. */
 static napi_value read_entry(napi_env env, napi_value e, const char **path,
 			     size_t *len, sandy_access *access,
 			     sandy_scope *scope)
 {
-	char word[16];
 	napi_value v = get_prop(env, e, "path");
 
 	if (v == NULL || get_path(env, v, path, len) == NULL)
 		return NULL;
-	if (access != NULL) {
-		v = get_prop(env, e, "access");
-		if (v == NULL || get_cstring(env, v, word, sizeof(word)) == NULL)
-			return NULL;
-		*access = word_is(word, "read_write") ? SANDY_ACCESS_READ_WRITE
-						      : SANDY_ACCESS_READ;
-	}
-	if (scope != NULL) {
-		v = get_prop(env, e, "scope");
-		if (v == NULL || get_cstring(env, v, word, sizeof(word)) == NULL)
-			return NULL;
-		*scope = word_is(word, "subtree") ? SANDY_SCOPE_SUBTREE
-						  : SANDY_SCOPE_EXACT;
-	}
+	if (access != NULL &&
+	    get_word(env, e, "access", parse_access, access) == NULL)
+		return NULL;
+	if (scope != NULL && get_word(env, e, "scope", parse_scope, scope) == NULL)
+		return NULL;
 	return e;
 }
 
@@ -176,13 +193,10 @@ static napi_value read_section(napi_env env, napi_value obj, const char *name,
 /* Fills *p (already initialised) from the JS shape lib/policy.js passes. */
 static napi_value read_policy(napi_env env, napi_value obj, sandy_policy *p)
 {
-	char word[16];
-	napi_value v = get_prop(env, obj, "network");
+	napi_value v;
 
-	if (v == NULL || get_cstring(env, v, word, sizeof(word)) == NULL)
+	if (get_word(env, obj, "network", parse_network, &p->network) == NULL)
 		return NULL;
-	p->network = word_is(word, "allow_all") ? SANDY_NETWORK_ALLOW_ALL
-						: SANDY_NETWORK_BLOCK_ALL;
 	v = get_prop(env, obj, "allowSubprocesses");
 	if (v == NULL || get_bool(env, v, &p->allow_subprocesses) == NULL)
 		return NULL;
@@ -262,21 +276,6 @@ static napi_value set_element(napi_env env, napi_value arr, uint32_t i,
 	return arr;
 }
 
-static const char *access_word(sandy_access a)
-{
-	return a == SANDY_ACCESS_READ_WRITE ? "read_write" : "read";
-}
-
-static const char *scope_word(sandy_scope s)
-{
-	return s == SANDY_SCOPE_SUBTREE ? "subtree" : "exact";
-}
-
-static const char *network_word(sandy_network n)
-{
-	return n == SANDY_NETWORK_ALLOW_ALL ? "allow_all" : "block_all";
-}
-
 /* {path, access?, scope?}: access/scope NULL when the section has none. */
 static napi_value make_entry(napi_env env, napi_value path, const char *access,
 			     const char *scope)
@@ -299,7 +298,7 @@ static napi_value policy_to_js(napi_env env, const sandy_policy *p)
 
 	if (o == NULL ||
 	    !set_prop(env, o, "network",
-		      make_string(env, network_word(p->network))) ||
+		      make_string(env, sandy_network_name(p->network))) ||
 	    !set_prop(env, o, "allowSubprocesses",
 		      make_bool(env, p->allow_subprocesses)))
 		return NULL;
@@ -309,8 +308,8 @@ static napi_value policy_to_js(napi_env env, const sandy_policy *p)
 	for (i = 0; i < p->n_grants; i++)
 		if (!set_element(env, a, i,
 				 make_entry(env, make_path(env, &p->grants[i].path),
-					    access_word(p->grants[i].access),
-					    scope_word(p->grants[i].scope))))
+					    sandy_access_name(p->grants[i].access),
+					    sandy_scope_name(p->grants[i].scope))))
 			return NULL;
 	if (!(a = make_array(env, p->n_exec_grants)) ||
 	    !set_prop(env, o, "executableGrants", a))
@@ -320,7 +319,7 @@ static napi_value policy_to_js(napi_env env, const sandy_policy *p)
 				 make_entry(env,
 					    make_path(env, &p->exec_grants[i].path),
 					    NULL,
-					    scope_word(p->exec_grants[i].scope))))
+					    sandy_scope_name(p->exec_grants[i].scope))))
 			return NULL;
 	if (!(a = make_array(env, p->n_deny_subtrees)) ||
 	    !set_prop(env, o, "denySubtrees", a))
@@ -357,7 +356,7 @@ static napi_value resolved_to_js(napi_env env, const sandy_resolved *r)
 
 	if (o == NULL || !set_prop(env, o, "cwd", make_string(env, r->cwd)) ||
 	    !set_prop(env, o, "network",
-		      make_string(env, network_word(r->network))) ||
+		      make_string(env, sandy_network_name(r->network))) ||
 	    !set_prop(env, o, "allowSubprocesses",
 		      make_bool(env, r->allow_subprocesses)) ||
 	    !set_prop(env, o, "coversCwd",
@@ -368,8 +367,8 @@ static napi_value resolved_to_js(napi_env env, const sandy_resolved *r)
 	for (i = 0; i < r->n_grants; i++)
 		if (!set_element(env, a, i,
 				 make_entry(env, make_string(env, r->grants[i].path),
-					    access_word(r->grants[i].access),
-					    scope_word(r->grants[i].scope))))
+					    sandy_access_name(r->grants[i].access),
+					    sandy_scope_name(r->grants[i].scope))))
 			return NULL;
 	if (!(a = make_array(env, r->n_execs)) ||
 	    !set_prop(env, o, "executableGrants", a))
@@ -377,7 +376,7 @@ static napi_value resolved_to_js(napi_env env, const sandy_resolved *r)
 	for (i = 0; i < r->n_execs; i++)
 		if (!set_element(env, a, i,
 				 make_entry(env, make_string(env, r->execs[i].path),
-					    NULL, scope_word(r->execs[i].scope))))
+					    NULL, sandy_scope_name(r->execs[i].scope))))
 			return NULL;
 	if (!(a = make_array(env, r->n_deny_subtrees)) ||
 	    !set_prop(env, o, "denySubtrees", a))
@@ -559,7 +558,8 @@ static napi_value get_nonce(napi_env env, napi_value v, char *buf, size_t size)
 	return v;
 }
 
-/* policyArgv(policy, cwd) -> string[] (the launcher words after its path) */
+/* policyArgv(policy, cwd, nonce) -> string[] (the launcher words after its
+ * path) */
 static napi_value policy_argv(napi_env env, napi_callback_info info)
 {
 	napi_value argv[3];
@@ -761,8 +761,14 @@ static napi_value get_mode_root(napi_env env, napi_value *argv, sandy_mode *mode
 
 	if (get_cstring(env, argv[0], word, sizeof(word)) == NULL)
 		return NULL;
-	*mode = strcmp(word, "workspace-write") == 0 ? SANDY_MODE_WORKSPACE_WRITE
-						     : SANDY_MODE_READ_ONLY;
+	if (strcmp(word, "workspace-write") == 0) {
+		*mode = SANDY_MODE_WORKSPACE_WRITE;
+	} else if (strcmp(word, "read-only") == 0) {
+		*mode = SANDY_MODE_READ_ONLY;
+	} else {
+		napi_throw_range_error(env, "ESANDYARGS", "unknown mode");
+		return NULL;
+	}
 	CHECK(napi_get_value_string_utf8(env, argv[1], root, size, &len));
 	if (len + 1 >= size || strlen(root) != len) {
 		napi_throw_range_error(env, "ESANDYARGS", "unusable workspace root");

@@ -8,6 +8,10 @@
 #include "error.h"
 #include "resolve.h"
 
+/* Both levels need Landlock ABI 6 (Linux 6.12): signal and abstract UNIX
+ * socket scoping. The probe judges backends by the same number. */
+#define SANDY_LANDLOCK_MIN_ABI 6
+
 typedef enum sandy_apply_level {
 	/* namespaces + descriptor-built view + Landlock + seccomp */
 	SANDY_APPLY_FULL = 0,

@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -65,6 +64,11 @@ static bool written_grant(const sandy_policy *p, const char *path)
 	for (size_t i = 0; i < p->n_grants; i++)
 		if (strcmp(p->grants[i].path.bytes, path) == 0)
 			return true;
+	return false;
+}
+
+static bool written_exec(const sandy_policy *p, const char *path)
+{
 	for (size_t i = 0; i < p->n_exec_grants; i++)
 		if (strcmp(p->exec_grants[i].path.bytes, path) == 0)
 			return true;
@@ -72,8 +76,8 @@ static bool written_grant(const sandy_policy *p, const char *path)
 }
 
 /* --canonical: the provider wrote canonical paths, so each resolved grant
- * must be one of them; a path turned into a symlink since then would
- * otherwise grant whatever it now points at. */
+ * must be one it wrote in the same section; a path turned into a symlink
+ * since then would otherwise grant whatever it now points at. */
 static int check_canonical(const sandy_launch *l, const sandy_resolved *r,
 			   sandy_error *err)
 {
@@ -85,7 +89,7 @@ static int check_canonical(const sandy_launch *l, const sandy_resolved *r,
 					  "grants[%zu] changed since confine",
 					  i);
 	for (size_t i = 0; i < r->n_execs; i++)
-		if (!written_grant(&l->policy, r->execs[i].path))
+		if (!written_exec(&l->policy, r->execs[i].path))
 			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 					  "executable_grants[%zu] changed since "
 					  "confine",

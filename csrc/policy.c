@@ -3,6 +3,67 @@
 #include <stdlib.h>
 #include <string.h>
 
+const char *sandy_access_name(sandy_access a)
+{
+	return a == SANDY_ACCESS_READ_WRITE ? "read_write" : "read";
+}
+
+const char *sandy_scope_name(sandy_scope s)
+{
+	return s == SANDY_SCOPE_SUBTREE ? "subtree" : "exact";
+}
+
+const char *sandy_network_name(sandy_network n)
+{
+	return n == SANDY_NETWORK_ALLOW_ALL ? "allow_all" : "block_all";
+}
+
+/* Picks the value whose name is word among two; -1 when neither. */
+static int parse_pair(const char *word, const char *first, int first_value,
+		      const char *second, int second_value, int *out)
+{
+	if (strcmp(word, first) == 0)
+		*out = first_value;
+	else if (strcmp(word, second) == 0)
+		*out = second_value;
+	else
+		return -1;
+	return 0;
+}
+
+int sandy_access_parse(const char *word, sandy_access *out)
+{
+	int v;
+
+	if (parse_pair(word, "read", SANDY_ACCESS_READ, "read_write",
+		       SANDY_ACCESS_READ_WRITE, &v) != 0)
+		return -1;
+	*out = (sandy_access)v;
+	return 0;
+}
+
+int sandy_scope_parse(const char *word, sandy_scope *out)
+{
+	int v;
+
+	if (parse_pair(word, "exact", SANDY_SCOPE_EXACT, "subtree",
+		       SANDY_SCOPE_SUBTREE, &v) != 0)
+		return -1;
+	*out = (sandy_scope)v;
+	return 0;
+}
+
+int sandy_network_parse(const char *word, sandy_network *out)
+{
+	int v;
+
+	if (parse_pair(word, "allow_all", SANDY_NETWORK_ALLOW_ALL, "block_all",
+		       SANDY_NETWORK_BLOCK_ALL, &v) != 0)
+		return -1;
+	*out = (sandy_network)v;
+	return 0;
+}
+
 void sandy_policy_init(sandy_policy *p, sandy_network network)
 {
 	memset(p, 0, sizeof(*p));

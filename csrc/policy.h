@@ -58,6 +58,16 @@ typedef struct sandy_policy {
 	size_t n_deny_write_exact;
 } sandy_policy;
 
+/* The vocabulary's words, as the document and the launcher's argv spell
+ * them ("read", "read_write", "exact", "subtree", "allow_all",
+ * "block_all"). The parsers return 0, or -1 for any other word. */
+const char *sandy_access_name(sandy_access a);
+const char *sandy_scope_name(sandy_scope s);
+const char *sandy_network_name(sandy_network n);
+int sandy_access_parse(const char *word, sandy_access *out);
+int sandy_scope_parse(const char *word, sandy_scope *out);
+int sandy_network_parse(const char *word, sandy_network *out);
+
 void sandy_policy_init(sandy_policy *p, sandy_network network);
 void sandy_policy_free(sandy_policy *p);
 

@@ -48,16 +48,6 @@ static void push_word(word_list *w, const char *s)
 	push(w, s, strlen(s));
 }
 
-static const char *access_word(sandy_access a)
-{
-	return a == SANDY_ACCESS_READ_WRITE ? "read_write" : "read";
-}
-
-static const char *scope_word(sandy_scope s)
-{
-	return s == SANDY_SCOPE_SUBTREE ? "subtree" : "exact";
-}
-
 char **sandy_launch_to_argv(const sandy_launch *l, size_t *count)
 {
 	const sandy_policy *p = &l->policy;
@@ -70,19 +60,18 @@ char **sandy_launch_to_argv(const sandy_launch *l, size_t *count)
 		push_word(&w, l->nonce);
 	}
 	push_word(&w, "--network");
-	push_word(&w, p->network == SANDY_NETWORK_ALLOW_ALL ? "allow_all"
-							    : "block_all");
+	push_word(&w, sandy_network_name(p->network));
 	if (p->allow_subprocesses)
 		push_word(&w, "--subprocesses");
 	for (i = 0; i < p->n_grants; i++) {
 		push_word(&w, "--grant");
-		push_word(&w, access_word(p->grants[i].access));
-		push_word(&w, scope_word(p->grants[i].scope));
+		push_word(&w, sandy_access_name(p->grants[i].access));
+		push_word(&w, sandy_scope_name(p->grants[i].scope));
 		push(&w, p->grants[i].path.bytes, p->grants[i].path.len);
 	}
 	for (i = 0; i < p->n_exec_grants; i++) {
 		push_word(&w, "--execute");
-		push_word(&w, scope_word(p->exec_grants[i].scope));
+		push_word(&w, sandy_scope_name(p->exec_grants[i].scope));
 		push(&w, p->exec_grants[i].path.bytes,
 		     p->exec_grants[i].path.len);
 	}
@@ -142,28 +131,6 @@ char **sandy_words_dup(const char *const *words, size_t *count)
 
 /* ---- decoding --------------------------------------------------------- */
 
-static int parse_access(const char *s, sandy_access *a)
-{
-	if (strcmp(s, "read") == 0)
-		*a = SANDY_ACCESS_READ;
-	else if (strcmp(s, "read_write") == 0)
-		*a = SANDY_ACCESS_READ_WRITE;
-	else
-		return -1;
-	return 0;
-}
-
-static int parse_scope(const char *s, sandy_scope *sc)
-{
-	if (strcmp(s, "exact") == 0)
-		*sc = SANDY_SCOPE_EXACT;
-	else if (strcmp(s, "subtree") == 0)
-		*sc = SANDY_SCOPE_SUBTREE;
-	else
-		return -1;
-	return 0;
-}
-
 static int bad(sandy_error *err, const char *why)
 {
 	return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
@@ -186,21 +153,16 @@ static int parse_option(int argc, char *const argv[], int *i, sandy_launch *l,
 	if (strcmp(opt, "--subprocesses") == 0) {
 		p->allow_subprocesses = true;
 	} else if (strcmp(opt, "--network") == 0 && left >= 1) {
-		const char *n = argv[++*i];
-
-		if (strcmp(n, "allow_all") == 0)
-			p->network = SANDY_NETWORK_ALLOW_ALL;
-		else if (strcmp(n, "block_all") == 0)
-			p->network = SANDY_NETWORK_BLOCK_ALL;
-		else
+		if (sandy_network_parse(argv[++*i], &p->network) != 0)
 			return bad(err, "unknown network word");
 	} else if (strcmp(opt, "--grant") == 0 && left >= 3) {
-		if (parse_access(argv[*i + 1], &a) || parse_scope(argv[*i + 2], &s))
+		if (sandy_access_parse(argv[*i + 1], &a) ||
+		    sandy_scope_parse(argv[*i + 2], &s))
 			return bad(err, "unknown grant word");
 		rc = sandy_policy_grant(p, argv[*i + 3], strlen(argv[*i + 3]), a, s);
 		*i += 3;
 	} else if (strcmp(opt, "--execute") == 0 && left >= 2) {
-		if (parse_scope(argv[*i + 1], &s))
+		if (sandy_scope_parse(argv[*i + 1], &s))
 			return bad(err, "unknown scope word");
 		rc = sandy_policy_allow_execute(p, argv[*i + 2],
 						strlen(argv[*i + 2]), s);

@@ -1,11 +1,10 @@
 #include "probe.h"
 
+#include "apply.h"
+
 #include <stdio.h>
 #include <string.h>
 
-/* The launcher's full level needs Landlock ABI 6 (signal and abstract
- * socket scoping), Linux 6.12 or a vendor kernel carrying it. */
-#define SANDY_MIN_LANDLOCK_ABI 6
 
 const char *sandy_backend_name(sandy_backend_id id)
 {
@@ -37,21 +36,27 @@ static bool is_linux(const sandy_probe_report *r)
 	return strcmp(r->platform, "linux") == 0;
 }
 
-static void judge_sandy(const sandy_probe_report *r, sandy_backend_verdict *v)
+static void check_landlock_abi(const sandy_probe_report *r,
+			       sandy_backend_verdict *v)
 {
 	char buf[SANDY_PROBE_TEXT];
 
+	if (r->landlock_abi >= SANDY_LANDLOCK_MIN_ABI)
+		return;
+	snprintf(buf, sizeof(buf),
+		 "Landlock ABI %d found, %d needed (Linux 6.12 or later, with "
+		 "landlock in the lsm= boot list)",
+		 r->landlock_abi, SANDY_LANDLOCK_MIN_ABI);
+	add_reason(v, buf);
+}
+
+static void judge_sandy(const sandy_probe_report *r, sandy_backend_verdict *v)
+{
 	if (!is_linux(r)) {
 		add_reason(v, "the sandy launcher runs on Linux only");
 		return;
 	}
-	if (r->landlock_abi < SANDY_MIN_LANDLOCK_ABI) {
-		snprintf(buf, sizeof(buf),
-			 "Landlock ABI %d found, %d needed (Linux 6.12 or "
-			 "later, with landlock in the lsm= boot list)",
-			 r->landlock_abi, SANDY_MIN_LANDLOCK_ABI);
-		add_reason(v, buf);
-	}
+	check_landlock_abi(r, v);
 	if (!r->user_namespaces)
 		add_reason(v, "cannot create user+mount+IPC namespaces "
 			      "(enable unprivileged user namespaces, or allow "
@@ -97,9 +102,7 @@ static void judge_landlock(const sandy_probe_report *r,
 		add_reason(v, "Landlock is a Linux mechanism");
 		return;
 	}
-	if (r->landlock_abi < 1)
-		add_reason(v, "Landlock is not enabled in this kernel (Linux "
-			      "5.13 or later, landlock in the lsm= boot list)");
+	check_landlock_abi(r, v);
 	if (!r->seccomp_filter)
 		add_reason(v, "seccomp filters cannot be loaded");
 	if (!r->no_new_privs)

@@ -8,7 +8,7 @@ const fs = require('node:fs')
 const { addon, launcherPath } = require('./binding')
 const { SandboxError } = require('./errors')
 const { isWithin } = require('./paths')
-const { SandboxPolicy, cwdBytes } = require('./policy')
+const { SandboxPolicy, cwdBytes, resolveNative } = require('./policy')
 const { probe } = require('./probe')
 
 // The launcher's dialect comes from the C core (csrc/seam.c), the one place
@@ -85,7 +85,8 @@ function confineWith (argv, policy, { cwd = process.cwd() } = {}, { launcher, re
   checkArgv(argv)
   if (!(policy instanceof SandboxPolicy)) throw new TypeError('policy must be a SandboxPolicy')
   const cwdArg = cwdBytes(cwd)
-  const resolved = policy.resolve({ cwd })
+  const native = policy.toNative()
+  const resolved = resolveNative(native, cwdArg)
   if (!resolved.coversCwd) {
     throw new SandboxError('InvalidPolicy', 'the working directory must be covered by a grant')
   }
@@ -93,7 +94,7 @@ function confineWith (argv, policy, { cwd = process.cwd() } = {}, { launcher, re
   const runner = launcher || fs.realpathSync(launcherPath())
   refuseWritableRunner(resolved, runner)
   const nonce = newNonce()
-  const words = addon.policyArgv(policy.toNative(), cwdArg, nonce)
+  const words = addon.policyArgv(native, cwdArg, nonce)
   return Object.freeze({
     argv: Object.freeze([runner, ...words, '--', ...argv]),
     enforcement,

@@ -2,8 +2,6 @@
 // Error classes. Messages name a phase or a document position, never a
 // policy value (no paths, no key values).
 
-const DOCUMENT_ERROR_KINDS = Object.freeze(['TooLarge', 'Parse', 'UnsupportedVersion', 'TooManyCapabilities'])
-const SANDBOX_ERROR_KINDS = Object.freeze(['Unsupported', 'InvalidPolicy', 'PreparationFailed', 'EnforcementFailed'])
 
 class PolicyDocumentError extends Error {
   constructor ({ kind, line, column, version, message }) {
@@ -26,7 +24,6 @@ class SandboxError extends Error {
   }
 }
 
-module.exports = { PolicyDocumentError, SandboxError, DOCUMENT_ERROR_KINDS, SANDBOX_ERROR_KINDS }
 
 // The seam's fail-closed error: no usable backend, or a confined launch that
 // provably never started. `reasons` says why, per candidate when known.
@@ -39,4 +36,4 @@ class SandboxUnavailableError extends Error {
   }
 }
 
-module.exports.SandboxUnavailableError = SandboxUnavailableError
+module.exports = { PolicyDocumentError, SandboxError, SandboxUnavailableError }

@@ -139,9 +139,7 @@ class SandboxPolicy {
   // Effective rules against one working-directory snapshot, as the
   // launcher will compute them; throws SandboxError (InvalidPolicy).
   resolve ({ cwd = process.cwd() } = {}) {
-    const r = addon.resolvePolicy(this.toNative(), cwdBytes(cwd))
-    if (r.error) throw new SandboxError(r.error.kind, r.error.message)
-    return deepFreeze(r.resolved)
+    return resolveNative(this.toNative(), cwdBytes(cwd))
   }
 
   static fromJson (source) {
@@ -180,9 +178,16 @@ function cwdBytes (cwd) {
   return bytes
 }
 
+// The core's resolution of a policy already in the addon's shape.
+function resolveNative (native, cwd) {
+  const r = addon.resolvePolicy(native, cwd)
+  if (r.error) throw new SandboxError(r.error.kind, r.error.message)
+  return deepFreeze(r.resolved)
+}
+
 function deepFreeze (o) {
   for (const v of Object.values(o)) if (v && typeof v === 'object') deepFreeze(v)
   return Object.freeze(o)
 }
 
-module.exports = { SandboxPolicy, AccessMode, PathScope, NetworkPolicy, SCHEMA_VERSION, cwdBytes }
+module.exports = { SandboxPolicy, AccessMode, PathScope, NetworkPolicy, SCHEMA_VERSION, cwdBytes, resolveNative }

@@ -203,7 +203,7 @@ function confineWith (report, runner, policy, argv) {
     throw new SandboxUnavailableError('Seatbelt confinement is not implemented yet', { reasons: ['seatbelt: not implemented'] })
   }
   const runnerPath = name === 'bwrap' ? report.host.bwrap.path : report.launcher
-  const nonce = newNonce()
+  const nonce = name === 'bwrap' ? null : newNonce()
   const built = name === 'bwrap'
     ? bwrapArgv(report, policy, argv)
     : launcherArgv(report, policy, argv, name === 'landlock', nonce)
@@ -215,8 +215,9 @@ function confineWith (report, runner, policy, argv) {
     throw new SandboxUnavailableError('the confined argv could not be built', { reasons: [`${name}: internal error`] })
   }
   const dialect = nativeDialect(name)
-  if (name !== 'bwrap') dialect.runnerFailureRules = launcherRules(nonce)
-  return { argv: built, enforcement: verdict.enforcement, ...dialect }
+  // the launcher's rule is this call's: its fatal line carries the nonce
+  const rules = nonce === null ? dialect.runnerFailureRules : launcherRules(nonce)
+  return { argv: built, enforcement: verdict.enforcement, denialSignatures: dialect.denialSignatures, runnerFailureRules: rules }
 }
 
 // ---- the provider -----------------------------------------------------------

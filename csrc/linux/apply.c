@@ -27,7 +27,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
-#include <fcntl.h>
 #include <linux/capability.h>
 #include <linux/keyctl.h>
 #include <linux/securebits.h>
@@ -39,7 +38,6 @@
 #include "../apply.h"
 #include "linux.h"
 
-#define SANDY_LANDLOCK_MIN_ABI 6
 
 /* Test builds only (scripts/layer-builds.sh): one layer switched off, so
  * the escape suite can prove that each layer does work of its own. A

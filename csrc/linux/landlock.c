@@ -36,6 +36,7 @@
  *   are not covered by any rule and so are inaccessible (fails closed).
  *   A deny above or at a grant drops the grant. Deny beats grant whatever
  *   the builder order, because expansion looks at every deny. */
+#include "../apply.h"
 #include "linux.h"
 
 #include <dirent.h>
@@ -91,15 +92,6 @@
 #ifndef LANDLOCK_SCOPE_SIGNAL
 #define LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
 #endif
-#ifndef LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF
-#define LANDLOCK_RESTRICT_SELF_LOG_SAME_EXEC_OFF (1U << 0) /* ABI 7 */
-#endif
-#ifndef LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON
-#define LANDLOCK_RESTRICT_SELF_LOG_NEW_EXEC_ON (1U << 1)
-#endif
-#ifndef LANDLOCK_RESTRICT_SELF_LOG_SUBDOMAINS_OFF
-#define LANDLOCK_RESTRICT_SELF_LOG_SUBDOMAINS_OFF (1U << 2)
-#endif
 
 /* Our own names: the installed struct landlock_ruleset_attr is the ABI 1
  * layout and cannot be redefined. The kernel accepts any prefix size. */
@@ -120,7 +112,6 @@ struct sandy_ll_net_port {
 };
 
 /* The contract needs scoping, which arrived with ABI 6. */
-#define SANDY_LANDLOCK_MIN_ABI 6
 
 #define LL(x) LANDLOCK_ACCESS_FS_##x
 #define FS_ABI1                                                             \
@@ -128,7 +119,7 @@ struct sandy_ll_net_port {
 	 LL(REMOVE_DIR) | LL(REMOVE_FILE) | LL(MAKE_CHAR) | LL(MAKE_DIR) |  \
 	 LL(MAKE_REG) | LL(MAKE_SOCK) | LL(MAKE_FIFO) | LL(MAKE_BLOCK) |    \
 	 LL(MAKE_SYM))
-#define FS_READ_DIR_RIGHTS (LL(READ_FILE) | LL(READ_DIR))
+#define FS_READ_RIGHTS (LL(READ_FILE) | LL(READ_DIR))
 #define FS_WRITE_RIGHTS                                                     \
 	(LL(WRITE_FILE) | LL(REMOVE_DIR) | LL(REMOVE_FILE) | LL(MAKE_CHAR) | \
 	 LL(MAKE_DIR) | LL(MAKE_REG) | LL(MAKE_SOCK) | LL(MAKE_FIFO) |      \
@@ -245,7 +236,7 @@ static node_class classify(const sandy_resolved *r, const char *node)
  * directories on the way down only what cannot reach the denied object
  * (sibling expansion): they then cannot gain new entries. With the view,
  * the denied objects are covered by empty read-only mounts and their
- * ancestors are pinned by mounts, so the ancestors keep the grant's rights
+ * ancestors are bound onto themselves, so they keep the grant's rights
  * and stay writable ("adjacent entries remain writable"); the launcher
  * refuses inherited directory descriptors in that case, the one way to
  * reach the host tree beneath the view (apply.c). A deny's lexical spelling
@@ -476,13 +467,13 @@ static int add_path_rules(ll_ctx *ctx, const char *path, uint64_t rights,
 }
 
 /* A private temp area is the launcher's own empty tmpfs: everything. */
-#define TMPFS_RIGHTS (FS_READ_DIR_RIGHTS | FS_WRITE_RIGHTS | LL(EXECUTE))
+#define TMPFS_RIGHTS (FS_READ_RIGHTS | FS_WRITE_RIGHTS | LL(EXECUTE))
 
 static uint64_t grant_rights(sandy_access access)
 {
 	if (access == SANDY_ACCESS_READ_WRITE)
-		return FS_READ_DIR_RIGHTS | FS_WRITE_RIGHTS;
-	return FS_READ_DIR_RIGHTS;
+		return FS_READ_RIGHTS | FS_WRITE_RIGHTS;
+	return FS_READ_RIGHTS;
 }
 
 static int add_all_rules(ll_ctx *ctx)
@@ -501,15 +492,11 @@ static int add_all_rules(ll_ctx *ctx)
 		if (add_path_rules(ctx, r->tmpfs[i], TMPFS_RIGHTS,
 				   SANDY_SCOPE_SUBTREE, false, "tmpfs", i) != 0)
 			return -1;
-	for (size_t i = 0; i < r->n_execs; i++) {
-		const sandy_rexec *x = &r->execs[i];
-		/* An exact directory "execute" grant means nothing. */
-		uint64_t rights = LL(EXECUTE);
-
-		if (add_path_rules(ctx, x->path, rights, x->scope, false,
-				   "execute", i) != 0)
+	for (size_t i = 0; i < r->n_execs; i++)
+		if (add_path_rules(ctx, r->execs[i].path, LL(EXECUTE),
+				   r->execs[i].scope, false, "executable_grants",
+				   i) != 0)
 			return -1;
-	}
 	return 0;
 }
 

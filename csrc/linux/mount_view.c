@@ -40,9 +40,10 @@
  * - Private temp areas (the launcher's --tmpfs) are empty tmpfs mounts,
  *   writable, nosuid and nodev, that vanish with the namespace.
  * - Nothing else exists: no /proc, /dev or /tmp unless granted. A granted
- *   /proc is the host's, read-only; /proc/<pid> of processes outside the
- *   sandbox stays unusable because Landlock's ptrace scoping denies the
- *   access checks of root, cwd, fd, mem and environ.
+ *   /proc is the host's (read-only unless granted read_write); /proc/<pid>
+ *   of processes outside the sandbox stays unusable because Landlock's
+ *   ptrace scoping denies the access checks of root, cwd, fd, mem and
+ *   environ.
  * - The lexical spelling of a deny (a symlink) is left to Landlock: a
  *   mount cannot sit on a symlink.
  */
@@ -207,7 +208,7 @@ int sandy_view_pin(const sandy_resolved *r, sandy_view *v, sandy_error *err)
 			return pin_fail(v, err, "grants", i);
 	for (size_t i = 0; i < r->n_execs; i++)
 		if (pin_one(r->execs[i].path, &v->execs[i]) != 0)
-			return pin_fail(v, err, "execute", i);
+			return pin_fail(v, err, "executable_grants", i);
 	for (size_t i = 0; i < r->n_deny_subtrees; i++)
 		if (pin_one(r->deny_subtrees[i].canonical, &v->denies[i]) != 0)
 			return pin_fail(v, err, "deny_subtrees", i);
@@ -617,7 +618,7 @@ static int make_deny_fs(view_build *b, sandy_error *err)
 	return 0;
 }
 
-static bool anc_pinned(const view_build *b, const char *p, size_t len)
+static bool ancestor_bound(const view_build *b, const char *p, size_t len)
 {
 	for (size_t i = 0; i < b->n_anc; i++)
 		if (b->anc[i].len == len && strncmp(b->anc[i].p, p, len) == 0)
@@ -651,7 +652,7 @@ static int bind_onto_itself(view_build *b, const char *path, size_t len,
 
 /* Every directory strictly between the mount root and the denied path,
  * outermost first so each lookup goes through the previous bind. */
-static int pin_ancestors(view_build *b, const view_entry *m, const char *p,
+static int bind_ancestors(view_build *b, const view_entry *m, const char *p,
 			 sandy_error *err)
 {
 	size_t start = strcmp(m->path, "/") == 0 ? 0 : strlen(m->path);
@@ -662,7 +663,7 @@ static int pin_ancestors(view_build *b, const view_entry *m, const char *p,
 	     s = strchr(s + 1, '/')) {
 		size_t len = (size_t)(s - p);
 
-		if (anc_pinned(b, p, len))
+		if (ancestor_bound(b, p, len))
 			continue;
 		if (bind_onto_itself(b, p, len, err) != 0)
 			return -1;
@@ -727,7 +728,7 @@ static int apply_deny(view_build *b, size_t i, sandy_error *err)
 		return 0;
 	if (subtree && make_deny_fs(b, err) != 0)
 		return -1;
-	if (writable && pin_ancestors(b, m, pin->path, err) != 0)
+	if (writable && bind_ancestors(b, m, pin->path, err) != 0)
 		return -1;
 	target = open_in_view(b, pin->path, pin, err);
 	if (target < 0)
@@ -802,7 +803,7 @@ static void build_release(view_build *b)
 static int build_steps(view_build *b, sandy_error *err)
 {
 	if (reverify(b->v->grants, b->r->n_grants, "grants", err) != 0 ||
-	    reverify(b->v->execs, b->r->n_execs, "execute", err) != 0 ||
+	    reverify(b->v->execs, b->r->n_execs, "executable_grants", err) != 0 ||
 	    plan(b, err) != 0)
 		return -1;
 	b->root_fd = new_tmpfs("0755", "1m", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |

@@ -1,5 +1,5 @@
 /* seccomp: the last step before execve. Closes what Landlock and the view
- * leave open (design.md, "What Landlock alone cannot do").
+ * leave open (README.md, "How the Linux launcher works").
  *
  * The rules are written once, with libseccomp, in sandy_seccomp_build().
  * Only four filters exist (network blocked or not x subprocesses allowed or
@@ -40,10 +40,10 @@
 #define __NR_seccomp 317
 #endif
 
-/* Which of the four filters a policy needs. */
-#define FILTER_NET_BLOCKED 1u
-#define FILTER_SUBPROCESSES 2u
-#define FILTER_VARIANTS 4u
+#if !SANDY_SECCOMP_PRECOMPILED
+#define SANDY_SECCOMP_WITH_LIBSECCOMP 1
+#endif
+#include "seccomp_build.h"
 
 /* ------------------------------------------------------------------ */
 /* The rules (libseccomp).                                             */
@@ -237,7 +237,6 @@ static int configure(scmp_filter_ctx ctx, unsigned variant, sandy_error *err)
 
 /* Builds one of the four filters for the native architecture. Not static:
  * the generator calls it. */
-scmp_filter_ctx sandy_seccomp_build(unsigned variant, sandy_error *err);
 scmp_filter_ctx sandy_seccomp_build(unsigned variant, sandy_error *err)
 {
 	scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);

@@ -19,12 +19,11 @@
 #include <unistd.h>
 
 #include "../error.h"
+#define SANDY_SECCOMP_WITH_LIBSECCOMP 1
+#include "seccomp_build.h"
 
-#define FILTER_VARIANTS 4u
 /* A classic BPF program holds at most this many instructions. */
 #define BPF_MAXINSNS_GEN 4096u
-
-scmp_filter_ctx sandy_seccomp_build(unsigned variant, sandy_error *err);
 
 static const char *const variant_names[FILTER_VARIANTS] = {
 	"network allowed, no subprocesses",

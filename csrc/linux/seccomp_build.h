@@ -1,0 +1,20 @@
+/* Shared by seccomp.c and its build-time generator seccomp_gen.c: which of
+ * the four filters a policy needs, and the one function that writes the
+ * rules with libseccomp. */
+#ifndef SANDY_SECCOMP_BUILD_H
+#define SANDY_SECCOMP_BUILD_H
+
+#define FILTER_NET_BLOCKED 1u
+#define FILTER_SUBPROCESSES 2u
+#define FILTER_VARIANTS 4u
+
+#ifdef SANDY_SECCOMP_WITH_LIBSECCOMP
+#include <seccomp.h>
+
+#include "../error.h"
+
+/* The rules of one variant; NULL with *err set on failure. */
+scmp_filter_ctx sandy_seccomp_build(unsigned variant, sandy_error *err);
+#endif
+
+#endif
