@@ -808,20 +808,29 @@ static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 	return out;
 }
 
-/* bwrapArgv(bwrapPath, mode, root) -> bwrap's words before the command */
+/* bwrapArgv(launcher, nonce, bwrapPath, mode, root, rootId) -> the words
+ * before the command: the launcher as guard, then bubblewrap's */
 static napi_value bwrap_argv(napi_env env, napi_callback_info info)
 {
-	napi_value argv[3];
-	char bwrap[256], root[SANDY_PATH_MAX_BYTES + 2];
-	sandy_mode mode;
+	napi_value argv[6];
+	char launcher[SANDY_PATH_MAX_BYTES + 2], nonce[SANDY_NONCE_MAX + 2];
+	char bwrap[256], root[SANDY_PATH_MAX_BYTES + 2], root_id[48];
+	sandy_bwrap_call c = {launcher, nonce, bwrap, 0, root, root_id};
 	char **words;
 	size_t n = 0;
 
-	if (get_args(env, info, 3, argv) == NULL ||
-	    get_cstring(env, argv[0], bwrap, sizeof(bwrap)) == NULL ||
-	    get_mode_root(env, argv + 1, &mode, root, sizeof(root)) == NULL)
+	if (get_args(env, info, 6, argv) == NULL ||
+	    get_cstring(env, argv[0], launcher, sizeof(launcher)) == NULL ||
+	    get_nonce(env, argv[1], nonce, sizeof(nonce)) == NULL ||
+	    get_cstring(env, argv[2], bwrap, sizeof(bwrap)) == NULL ||
+	    get_mode_root(env, argv + 3, &c.mode, root, sizeof(root)) == NULL ||
+	    get_cstring(env, argv[5], root_id, sizeof(root_id)) == NULL)
 		return NULL;
-	words = sandy_bwrap_argv(bwrap, mode, root, &n);
+	if (nonce[0] == '\0') {
+		napi_throw_type_error(env, "ESANDYARGS", "a nonce is required");
+		return NULL;
+	}
+	words = sandy_bwrap_argv(&c, &n);
 	return words_to_js(env, words, n);
 }
 

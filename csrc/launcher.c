@@ -105,6 +105,28 @@ static void __attribute__((noreturn)) exec_target(char *const argv[])
 			      : SANDY_LAUNCHER_EXIT_NOEXEC);
 }
 
+/* Guard mode (launcher.h): argv[1] is SANDY_GUARD_MAGIC. */
+static void __attribute__((noreturn)) guard(int argc, char *argv[],
+					    const char *nonce)
+{
+	sandy_error err = {0};
+	int i = 2;
+
+	if (i + 1 < argc && strcmp(argv[i], "--nonce") == 0)
+		i += 2;
+	if (i + 1 >= argc || strcmp(argv[i], "--") != 0 || argv[i + 1][0] != '/') {
+		sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED,
+			   "malformed guard arguments");
+		die(&err, nonce);
+	}
+	if (sandy_refuse_inherited_dirs(&err) != 0)
+		die(&err, nonce);
+	execv(argv[i + 1], argv + i + 1);
+	sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED,
+		   "the guarded runner cannot be executed (errno %d)", errno);
+	die(&err, nonce);
+}
+
 int main(int argc, char *argv[])
 {
 	sandy_launch launch;
@@ -114,6 +136,9 @@ int main(int argc, char *argv[])
 
 	/* read before anything can fail, so every fatal line carries it */
 	const char *nonce = sandy_launch_nonce(argc - 1, argv + 1);
+
+	if (argc > 1 && strcmp(argv[1], SANDY_GUARD_MAGIC) == 0)
+		guard(argc, argv, nonce);
 
 	if (sandy_launch_from_argv(argc - 1, argv + 1, &launch, &err) != 0)
 		die(&err, nonce);

@@ -353,9 +353,16 @@ static int check_grant(const sandy_grant *g, const char *canonical, where w,
 
 		if (stat(canonical, &st) != 0)
 			return errno_fail(err, w, errno);
+		/* A regular file cannot keep both content mutation and
+		 * parent replacement semantics (the seed); an exact directory
+		 * is its node only, which the view cannot make writable
+		 * without its entries. Exact devices are supported. */
 		if (S_ISREG(st.st_mode))
 			return invalid(err, w,
 				       "exact read_write grants of regular files are not supported on Linux");
+		if (S_ISDIR(st.st_mode))
+			return invalid(err, w,
+				       "exact read_write grants of directories are not supported on Linux");
 	}
 #endif
 	return 0;

@@ -1,6 +1,7 @@
 #include "seam.h"
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,6 +18,12 @@ static const char *const launcher_denials[] = {
 	"Permission denied",       /* EACCES: Landlock */
 	"Read-only file system",   /* EROFS: read-only mounts of the view */
 	"Operation not permitted", /* EPERM: seccomp, mount attributes */
+	NULL,
+};
+/* Without a view there are no read-only mounts: Landlock and seccomp only. */
+static const char *const landlock_denials[] = {
+	"Permission denied",       /* EACCES: Landlock */
+	"Operation not permitted", /* EPERM: seccomp */
 	NULL,
 };
 static const char *const bwrap_denials[] = {
@@ -42,7 +49,7 @@ static const sandy_runner_rule bwrap_rules[] = {
 static const sandy_dialect dialects[SANDY_BACKEND_COUNT] = {
 	[SANDY_BACKEND_SANDY] = {launcher_denials, launcher_rules, 1},
 	[SANDY_BACKEND_BWRAP] = {bwrap_denials, bwrap_rules, 1},
-	[SANDY_BACKEND_LANDLOCK] = {launcher_denials, launcher_rules, 1},
+	[SANDY_BACKEND_LANDLOCK] = {landlock_denials, launcher_rules, 1},
 	/* Seatbelt: no backend yet, so no dialect to claim */
 };
 
@@ -53,30 +60,40 @@ const sandy_dialect *sandy_backend_dialect(sandy_backend_id id)
 
 /* ---- the launcher's policy for a seam mode ---------------------------- */
 
-/* Top-level entries that are not granted wholesale: the kernel's own trees
- * get dedicated treatment (devices one by one; /proc and /sys are not part
- * of a file-effect policy). */
+/* workspace-write at the full level gets a private /tmp */
 static bool private_tmp(sandy_mode mode, sandy_seam_level level)
 {
 	return mode == SANDY_MODE_WORKSPACE_WRITE && level == SANDY_SEAM_FULL;
 }
 
+static bool is_one_of(const char *name, const char *const *names)
+{
+	for (size_t i = 0; names[i] != NULL; i++)
+		if (strcmp(name, names[i]) == 0)
+			return true;
+	return false;
+}
+
+/* Top-level entries not granted wholesale: /dev gets its devices one by
+ * one (grant_devices), and a private /tmp replaces the host's. */
 static bool skipped_top_level(const char *name, bool own_tmp)
 {
-	static const char *const always[] = {".", "..", "proc", "sys", "dev",
-					     NULL};
-	size_t i;
+	static const char *const always[] = {".", "..", "dev", NULL};
 
-	for (i = 0; always[i] != NULL; i++)
-		if (strcmp(name, always[i]) == 0)
-			return true;
-	/* a private /tmp replaces the host's */
-	return own_tmp && strcmp(name, "tmp") == 0;
+	return is_one_of(name, always) || (own_tmp && strcmp(name, "tmp") == 0);
+}
+
+/* The kernel's own trees are read, never executed from. */
+static bool kernel_tree(const char *name)
+{
+	static const char *const trees[] = {"proc", "sys", NULL};
+
+	return is_one_of(name, trees);
 }
 
 /* Reads and execution everywhere: each top-level directory of the host as
- * a read + execute subtree (the root itself may only be granted exact
- * read). Top-level symlinks (/bin -> usr/bin) are left to the view, which
+ * a read (+ execute) subtree; the root itself may only be granted exact
+ * read. Top-level symlinks (/bin -> usr/bin) are left to the view, which
  * recreates them. */
 static int grant_host_tree(bool own_tmp, sandy_policy *out)
 {
@@ -94,7 +111,7 @@ static int grant_host_tree(bool own_tmp, sandy_policy *out)
 		strcpy(path + 1, e->d_name);
 		rc = sandy_policy_grant(out, path, strlen(path),
 					SANDY_ACCESS_READ, SANDY_SCOPE_SUBTREE);
-		if (rc == 0)
+		if (rc == 0 && !kernel_tree(e->d_name))
 			rc = sandy_policy_allow_execute(out, path, strlen(path),
 							SANDY_SCOPE_SUBTREE);
 	}
@@ -167,18 +184,28 @@ char **sandy_seam_launcher_argv(const sandy_policy *p, sandy_mode mode,
 
 /* ---- bubblewrap ------------------------------------------------------- */
 
-char **sandy_bwrap_argv(const char *bwrap, sandy_mode mode, const char *root,
-			size_t *count)
+/* Appends a NULL-terminated list to words[*n]. */
+static void append(const char **words, size_t *n, const char *const *list)
 {
+	for (size_t i = 0; list[i] != NULL; i++)
+		words[(*n)++] = list[i];
+}
+
+char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
+{
+	/* The launcher in guard mode first: bubblewrap passes inherited
+	 * descriptors through, and a directory among them would reach the
+	 * host's mounts beneath its view. */
+	const char *const guard[] = {c->launcher, SANDY_GUARD_MAGIC, "--nonce",
+				     c->nonce, "--", NULL};
 	/* Read-only root, fresh /proc for a private PID namespace (the host's
 	 * /proc would expose other processes' roots), a minimal /dev that is
 	 * then made read-only (its device nodes stay usable, so /dev/null is
 	 * writable), no capabilities even as root (measured: with them a
-	 * confined root can remount / read-write), and a shell shim so that a
-	 * missing command is the shell's 127, never a bwrap failure line. */
+	 * confined root can remount / read-write). */
 	const char *const head[] = {
-		bwrap, "--new-session", "--die-with-parent", "--cap-drop", "ALL",
-		"--unshare-pid", "--unshare-ipc", "--ro-bind", "/", "/",
+		c->bwrap, "--new-session", "--die-with-parent", "--cap-drop",
+		"ALL", "--unshare-pid", "--unshare-ipc", "--ro-bind", "/", "/",
 		"--proc", "/proc",
 		/* sysctls and other kernel switches check uid 0, not
 		 * capabilities, and bubblewrap leaves them writable in its
@@ -192,25 +219,33 @@ char **sandy_bwrap_argv(const char *bwrap, sandy_mode mode, const char *root,
 	const char *const writable[] = {"--tmpfs", "/tmp", "--tmpfs",
 					"/dev/shm", NULL};
 	const char *const tail[] = {"--remount-ro", "/dev", NULL};
-	const char *const shim[] = {"--", "/bin/sh", "-c", "exec \"$0\" \"$@\"",
-				    NULL};
-	const char *words[56];
-	size_t n = 0, i;
+	/* A shell shim, so that a missing command is the shell's 127, never
+	 * a bwrap line. For workspace-write it first checks that the bound
+	 * root is the directory confine saw (device:inode): bubblewrap binds
+	 * by path, which could have been swapped for a symlink since. */
+	const char *const ro_shim[] = {"--", "/bin/sh", "-c",
+				       "exec \"$0\" \"$@\"", NULL};
+	const char *const rw_shim[] = {
+		"--", "/bin/sh", "-c",
+		"[ \"$(PATH=/usr/bin:/bin stat -c %d:%i -- \"$1\")\" = \"$2\" ] || "
+		"{ echo 'bwrap: the workspace root changed since confine' >&2; "
+		"exit 1; }; shift 2; exec \"$@\"",
+		"sandy-shim", c->root, c->root_id, NULL};
+	const char *words[72];
+	size_t n = 0;
+	bool writes = c->mode == SANDY_MODE_WORKSPACE_WRITE;
 
-	for (i = 0; head[i] != NULL; i++)
-		words[n++] = head[i];
-	if (mode == SANDY_MODE_WORKSPACE_WRITE)
-		for (i = 0; writable[i] != NULL; i++)
-			words[n++] = writable[i];
-	for (i = 0; tail[i] != NULL; i++)
-		words[n++] = tail[i];
-	if (mode == SANDY_MODE_WORKSPACE_WRITE) {
-		words[n++] = "--bind";
-		words[n++] = root;
-		words[n++] = root;
+	append(words, &n, guard);
+	append(words, &n, head);
+	if (writes)
+		append(words, &n, writable);
+	append(words, &n, tail);
+	if (writes) {
+		const char *const bind[] = {"--bind", c->root, c->root, NULL};
+
+		append(words, &n, bind);
 	}
-	for (i = 0; shim[i] != NULL; i++)
-		words[n++] = shim[i];
+	append(words, &n, writes ? rw_shim : ro_shim);
 	words[n] = NULL;
 	return sandy_words_dup(words, count);
 }

@@ -53,9 +53,20 @@ char **sandy_seam_launcher_argv(const sandy_policy *p, sandy_mode mode,
 				sandy_seam_level level, const char *nonce,
 				size_t *count);
 
-/* bubblewrap's argv for a mode, up to and including the exec shim; the
- * caller appends the command. NULL-terminated, free with sandy_argv_free. */
-char **sandy_bwrap_argv(const char *bwrap, sandy_mode mode, const char *root,
-			size_t *count);
+/* One bubblewrap call: the launcher (as descriptor guard) and its nonce,
+ * bubblewrap's path, the mode, the canonical root and its "dev:ino" as
+ * confine saw it. */
+typedef struct sandy_bwrap_call {
+	const char *launcher;
+	const char *nonce;
+	const char *bwrap;
+	sandy_mode mode;
+	const char *root;
+	const char *root_id;
+} sandy_bwrap_call;
+
+/* The whole prefix, guard included, up to the command; NULL-terminated,
+ * free with sandy_argv_free. */
+char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count);
 
 #endif

@@ -64,14 +64,14 @@ function usableDirectory (cwd) {
 }
 
 // Only ENOENT/EACCES with Node's own provenance for the provider's argv[0]
-// (syscall `spawn <file>` and path `<file>`) after the cwd is verified
+// (syscall `spawn <file>` or `spawnSync <file>`, and path `<file>`) after the cwd is verified
 // usable mean the confined launch could not start; everything else keeps the
 // consumer's ordinary command-start semantics (null).
 function classifySpawnError (confined, err, { cwd = process.cwd() } = {}) {
   if (!(err instanceof Error)) return null
   if (err.code !== 'ENOENT' && err.code !== 'EACCES') return null
   const file = confined.argv[0]
-  if (err.path !== file || err.syscall !== `spawn ${file}`) return null
+  if (err.path !== file || (err.syscall !== `spawn ${file}` && err.syscall !== `spawnSync ${file}`)) return null
   if (!usableDirectory(cwd)) return null
   return new SandboxUnavailableError('the sandbox runner could not be started', {
     reasons: [`${err.code}: the sandbox runner is missing or not executable`],

@@ -41,6 +41,9 @@ function createSandboxPolicyService (config = {}) {
     const session = request.session
     const explicit = checkMode(request.mode, 'request.mode')
     const sessionMode = session ? checkMode(session.sandboxMode, 'session.sandboxMode') : undefined
+    if (session !== undefined && (session === null || typeof session !== 'object' || session.cwd === undefined)) {
+      throw new TypeError('request.session must be an object with a cwd')
+    }
     const sessionRoot = session ? checkRoot(session.cwd, 'session.cwd') : undefined
     const mode = explicit ?? sessionMode ?? configured.mode ?? 'read-only'
     const root = sessionRoot ?? configured.workspaceRoot ?? process.cwd()

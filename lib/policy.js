@@ -44,10 +44,12 @@ function pathBytes (p, where) {
 }
 
 function pathText (p, where) {
-  if (typeof p === 'string') return p
-  const text = p.toString('utf8')
-  if (!Buffer.from(text, 'utf8').equals(p)) {
+  const text = typeof p === 'string' ? p : p.toString('utf8')
+  if (typeof p !== 'string' && !Buffer.from(text, 'utf8').equals(p)) {
     throw new SandboxError('InvalidPolicy', `${where}: path is not valid UTF-8 and cannot be written to a document`)
+  }
+  if (text === '' || text.includes('\0') || !text.isWellFormed()) {
+    throw new SandboxError('InvalidPolicy', `${where}: path cannot be written to a document`)
   }
   return text
 }
@@ -120,9 +122,17 @@ class SandboxPolicy {
   }
 
   // A version 1 document (JSON.stringify(policy) writes it).
+  // Throws SandboxError (InvalidPolicy) for what no document can hold: a
+  // path that is empty, holds a NUL or is not UTF-8, or a section over the
+  // document's entry limit.
   toJSON () {
     const s = this.#state
-    const text = (section) => s[section].map((e, i) => pathText(e.path, `${DOCUMENT_NAMES[section]}[${i}]`))
+    const text = (section) => {
+      if (s[section].length > addon.limits().sectionEntries) {
+        throw new SandboxError('InvalidPolicy', `${DOCUMENT_NAMES[section]}: more entries than a document may hold`)
+      }
+      return s[section].map((e, i) => pathText(e.path, `${DOCUMENT_NAMES[section]}[${i}]`))
+    }
     const grantPaths = text('grants')
     const execPaths = text('executableGrants')
     return {
@@ -161,11 +171,30 @@ class SandboxPolicy {
 
 function documentBytes (source) {
   if (typeof source === 'string') {
-    if (!source.isWellFormed()) throw new TypeError('policy document string is not well-formed Unicode')
+    // (the size limit is checked first, in the core, as for any document)
+    if (!source.isWellFormed() && Buffer.byteLength(source) <= addon.limits().documentBytes) throw loneSurrogate(source)
     return Buffer.from(source, 'utf8')
   }
   if (source instanceof Uint8Array) return Buffer.from(source.buffer, source.byteOffset, source.byteLength)
   throw new TypeError('policy document must be a string, Buffer or Uint8Array')
+}
+
+// A string with a lone surrogate has no UTF-8 form: the document is
+// malformed at that character (line and column in UTF-8 bytes, as the
+// core counts them).
+function loneSurrogate (source) {
+  let at = 0
+  for (; at < source.length; at++) {
+    const c = source.charCodeAt(at)
+    const pairs = c >= 0xd800 && c <= 0xdbff && (source.charCodeAt(at + 1) & 0xfc00) === 0xdc00
+    if (pairs) at++
+    else if ((c & 0xf800) === 0xd800) break
+  }
+  const before = source.slice(0, at)
+  const line = before.split('\n').length
+  const lineStart = before.lastIndexOf('\n') + 1
+  const column = Buffer.byteLength(before.slice(lineStart), 'utf8') + 1
+  return new PolicyDocumentError({ kind: 'Parse', line, column, message: 'invalid Unicode (lone surrogate)' })
 }
 
 // The working-directory snapshot: an absolute path, as exact bytes.

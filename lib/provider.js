@@ -19,6 +19,7 @@ const CONFINED_MODES = Object.freeze(['read-only', 'workspace-write'])
 function checkRunner (runner) {
   if (runner === undefined) return undefined
   if (runner === null || typeof runner !== 'object') throw new TypeError('runner must be an object')
+  checkKeys(runner, RUNNER_KEYS, 'runner')
   const { argv, runnerFailureSignatures, enforcement, denialSignatures = [] } = runner
   if (!Array.isArray(argv) || argv.length === 0 || !argv.every(isArgWord)) {
     throw new TypeError('runner.argv must be a non-empty array of strings without NUL bytes')
@@ -48,8 +49,18 @@ function isSignature (s) {
   return typeof s === 'string' && s.trim() !== '' && !/[\r\n]/.test(s)
 }
 
+const OPTION_KEYS = Object.freeze(['backend', 'runner'])
+const RUNNER_KEYS = Object.freeze(['argv', 'runnerFailureSignatures', 'enforcement', 'denialSignatures'])
+
+// A misspelt key would silently fall back to defaults: refuse it.
+function checkKeys (object, known, what) {
+  const unknown = Object.keys(object).find((k) => !known.includes(k))
+  if (unknown !== undefined) throw new TypeError(`${what}: unknown key ${JSON.stringify(unknown)}`)
+}
+
 function checkOptions (options) {
   if (options === null || typeof options !== 'object') throw new TypeError('options must be an object')
+  checkKeys(options, OPTION_KEYS, 'options')
   const runner = checkRunner(options.runner)
   const backend = options.backend ?? (runner ? 'runner' : 'auto')
   if (backend !== 'auto' && backend !== 'runner' && !BACKENDS.includes(backend)) {
@@ -111,7 +122,8 @@ function checkPolicy (policy) {
     throw new RangeError('policy.workspaceRoot lies on a kernel filesystem (/proc, /sys, /dev and the like)')
   }
   if (mode === 'workspace-write' && root === '/') throw new RangeError('a workspace root of / would make everything writable')
-  return { mode, root }
+  const st = fs.statSync(root, { bigint: true })
+  return { mode, root, rootId: `${st.dev}:${st.ino}` }
 }
 
 // ---- arbitration ------------------------------------------------------------
@@ -126,6 +138,10 @@ function launcherCheck () {
   }
 }
 
+// The launcher refuses uid 0 at that level (chmod and chown are not
+// governed without a view); a root provider says so up front.
+const LANDLOCK_ROOT = 'the Landlock-only level does not confine uid 0 (chmod and chown are not governed without a view); run as another user'
+
 // Every candidate in the design's order, usable or not, and why.
 function arbitrate ({ backend, runner }) {
   const host = hostProbe()
@@ -133,8 +149,13 @@ function arbitrate ({ backend, runner }) {
   const candidates = BACKENDS.map((name) => {
     const v = host.backends[name]
     const c = { name, usable: v.usable, enforcement: v.enforcement, reason: v.reason }
-    if (c.usable && (name === 'sandy' || name === 'landlock') && !launcher.ok) {
+    // every Linux backend runs the launcher: as itself, or as bwrap's
+    // descriptor guard
+    if (c.usable && name !== 'seatbelt' && !launcher.ok) {
       Object.assign(c, { usable: false, enforcement: null, reason: launcher.why })
+    }
+    if (c.usable && name === 'landlock' && process.geteuid() === 0) {
+      Object.assign(c, { usable: false, enforcement: null, reason: LANDLOCK_ROOT })
     }
     return Object.freeze(c)
   })
@@ -184,12 +205,13 @@ function launcherArgv (report, { mode, root }, argv, landlockOnly, nonce) {
 
 // bubblewrap comes from a system directory (the probe looks nowhere else),
 // and never from the workspace.
-function bwrapArgv (report, { mode, root }, argv) {
+function bwrapArgv (report, { mode, root, rootId }, argv, nonce) {
   const bwrap = report.host.bwrap.path
   if (isWithin(root, bwrap)) {
     throw new SandboxUnavailableError('bubblewrap lies inside the workspace', { reasons: ['bwrap: found inside the workspace root'] })
   }
-  return [...addon.bwrapArgv(bwrap, mode, root), ...argv]
+  refuseRunnerInside({ mode, root }, report.launcher, 'sandy')
+  return [...addon.bwrapArgv(report.launcher, nonce, bwrap, mode, root, rootId), ...argv]
 }
 
 function confineWith (report, runner, policy, argv) {
@@ -202,22 +224,23 @@ function confineWith (report, runner, policy, argv) {
   if (name === 'seatbelt') {
     throw new SandboxUnavailableError('Seatbelt confinement is not implemented yet', { reasons: ['seatbelt: not implemented'] })
   }
-  const runnerPath = name === 'bwrap' ? report.host.bwrap.path : report.launcher
-  const nonce = name === 'bwrap' ? null : newNonce()
+  const nonce = newNonce()
   const built = name === 'bwrap'
-    ? bwrapArgv(report, policy, argv)
+    ? bwrapArgv(report, policy, argv, nonce)
     : launcherArgv(report, policy, argv, name === 'landlock', nonce)
   // Last line of defence: whatever went wrong above, never hand back an argv
   // that does not start with the runner and wrap the caller's argv.
   const tail = built.slice(built.length - argv.length)
   /* c8 ignore next 3 */
-  if (built[0] !== runnerPath || built.length <= argv.length || tail.some((w, i) => w !== argv[i])) {
+  if (built[0] !== report.launcher || built.length <= argv.length || tail.some((w, i) => w !== argv[i])) {
     throw new SandboxUnavailableError('the confined argv could not be built', { reasons: [`${name}: internal error`] })
   }
   const dialect = nativeDialect(name)
-  // the launcher's rule is this call's: its fatal line carries the nonce
-  const rules = nonce === null ? dialect.runnerFailureRules : launcherRules(nonce)
-  return { argv: built, enforcement: verdict.enforcement, denialSignatures: dialect.denialSignatures, runnerFailureRules: rules }
+  // The launcher's rule is this call's (its fatal line carries the nonce);
+  // bwrap keeps its own rule next to that of the launcher guarding it.
+  const launcherRule = launcherRules(nonce)
+  const rules = name === 'bwrap' ? [...dialect.runnerFailureRules, ...launcherRule] : launcherRule
+  return { argv: built, enforcement: verdict.enforcement, denialSignatures: dialect.denialSignatures, runnerFailureRules: Object.freeze(rules) }
 }
 
 // ---- the provider -----------------------------------------------------------

@@ -99,3 +99,13 @@ t.test('everything else keeps ordinary command-start semantics', async (t) => {
   t.equal(classifySpawnError(c, { code: 'ENOENT' }, { cwd: dir }), null, 'not an Error')
   t.ok(classifySpawnError(c, enoent) instanceof SandboxUnavailableError, 'the default cwd is process.cwd(), which is usable')
 })
+
+t.test('the synchronous spawn APIs have the same provenance', async (t) => {
+  const { spawnSync } = require('node:child_process')
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-classify-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const missing = path.join(dir, 'missing-runner')
+  const r = spawnSync(missing, [], { cwd: dir })
+  t.equal(r.error.syscall, `spawnSync ${missing}`)
+  t.ok(classifySpawnError({ ...confined, argv: [missing] }, r.error, { cwd: dir }) instanceof SandboxUnavailableError)
+})

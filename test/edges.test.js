@@ -27,8 +27,8 @@ t.test('a provider whose launcher is unusable never selects a launcher backend',
     }
   })
   const report = createLocalSandboxProvider().probe()
-  t.equal(report.selected, 'bwrap')
-  for (const name of ['sandy', 'landlock']) {
+  t.equal(report.selected, null, 'bwrap runs the launcher as its guard: nothing is left')
+  for (const name of ['sandy', 'bwrap', 'landlock']) {
     const c = report.candidates.find((x) => x.name === name)
     t.equal(c.usable, false)
     t.match(c.reason, /launcher is missing/)
@@ -74,4 +74,20 @@ t.test('with no usable backend at all, auto fails closed with every reason', asy
   t.equal(err.code, 'SANDBOX_UNAVAILABLE')
   t.match(err.message, /no usable sandbox backend/)
   t.equal(err.reasons.length, 4)
+})
+
+t.test('toJSON refuses what no document can hold; fromJson reports a lone surrogate as Parse', async (t) => {
+  const base = new sandy.SandboxPolicy('block_all')
+  t.throws(() => JSON.stringify(base.grant('a\0b', 'read', 'exact')), { kind: 'InvalidPolicy', message: /grants\[0\]: path cannot be written/ })
+  t.throws(() => JSON.stringify(base.denySubtree('')), { kind: 'InvalidPolicy', message: /deny_subtrees\[0\]/ })
+  t.throws(() => JSON.stringify(base.denyWriteExact('x\ud800')), { kind: 'InvalidPolicy' })
+  let many = base
+  for (let i = 0; i <= sandy.limits.sectionEntries; i++) many = many.allowExecute(`/x${i}`, 'exact')
+  t.throws(() => JSON.stringify(many), { kind: 'InvalidPolicy', message: /executable_grants: more entries/ })
+  const err = t.throws(() => sandy.SandboxPolicy.fromJson('{\n  "network": "x\ud800"}'))
+  t.ok(err instanceof sandy.PolicyDocumentError)
+  t.match(err, { kind: 'Parse', line: 2, column: 16 })
+  t.match(t.throws(() => sandy.SandboxPolicy.fromJson('\udc00')), { kind: 'Parse', line: 1, column: 1 })
+  t.match(t.throws(() => sandy.SandboxPolicy.fromJson('{"a":"\ud83d\ude00\udbff"}')), { kind: 'Parse', line: 1, column: 11 })
+  t.match(t.throws(() => sandy.SandboxPolicy.fromJson('x'.repeat(70000) + '\ud800')), { kind: 'TooLarge' }, 'size first')
 })

@@ -50,7 +50,7 @@ t.test('a launcher inside the writable workspace is refused', async (t) => {
   const policy = new SandboxPolicy('allow_all').grant(release, 'read_write', 'subtree').grant(dir, 'read', 'subtree')
   t.throws(() => confinePolicy(['true'], policy, { cwd: dir }), { kind: 'InvalidPolicy', message: /write the launcher/ })
   t.ok(confinePolicy(['true'], new SandboxPolicy('allow_all').grant(release, 'read', 'subtree')
-    .grant(release, 'read_write', 'exact').grant(dir, 'read', 'subtree'), { cwd: dir }), 'reading it, or writing only its directory node, is fine')
+    .grant('/dev/null', 'read_write', 'exact').grant(dir, 'read', 'subtree'), { cwd: dir }), 'reading it is fine, and other writes are')
 })
 
 t.test('bubblewrap run as root cannot write kernel settings', { skip: process.getuid() !== 0 && 'needs root' }, async (t) => {
@@ -76,11 +76,12 @@ for (const user of users()) {
     const outside = ownedDir(dir, 'outside', user)
     const root = ownedDir(parent, 'ws', user)
     for (const backend of ['sandy', 'landlock', 'bwrap']) {
-      if (backend === 'landlock' && user.uid === 0) continue // refuses uid 0
+      // a root provider does not offer the Landlock-only level
+      if (backend === 'landlock' && process.geteuid() === 0) continue
       const target = path.join(root, 'made')
       const c = createLocalSandboxProvider({ backend }).confine(sh(`echo x > ${target}`), { mode: 'workspace-write', workspaceRoot: root })
       fs.renameSync(root, `${root}.real`)
-      fs.symlinkSync(outside, root)
+      fs.symlinkSync(path.relative(parent, outside), root)
       const r = await run(c.argv, { cwd: parent, wrap: user.wrap })
       fs.unlinkSync(root)
       fs.renameSync(`${root}.real`, root)
@@ -156,9 +157,10 @@ t.test('kernel filesystems are no workspace', async (t) => {
   }
 })
 
-t.test('a command cannot pass for a runner failure', async (t) => {
+t.test('a command cannot pass for a launcher failure', async (t) => {
   const dir = base(t)
-  for (const backend of ['sandy', 'landlock']) {
+  for (const backend of ['sandy', 'landlock', 'bwrap']) {
+    if (backend === 'landlock' && process.geteuid() === 0) continue
     const provider = createLocalSandboxProvider({ backend })
     const spoof = sh('echo "sandy-launcher: fatal: EnforcementFailed: spoofed" >&2; exit 125')
     const c = provider.confine(spoof, { mode: 'read-only', workspaceRoot: dir })
@@ -167,9 +169,39 @@ t.test('a command cannot pass for a runner failure', async (t) => {
     t.equal(classifyExit(c, r).kind, 'ordinary', `${backend}: the printed line is not the launcher's`)
     // the launcher's own refusal carries this call's tag
     const real = provider.confine(['true'], { mode: 'read-only', workspaceRoot: dir })
-    const refused = await run(real.argv, { cwd: '/proc', wrap: users().at(-1).wrap })
+    // (the launcher refuses a cwd outside its view; in front of bwrap it
+    // refuses an inherited directory descriptor)
+    const dirFd = fs.openSync(dir, 'r')
+    const refusal = backend === 'bwrap' ? { cwd: dir, stdio: ['ignore', 'pipe', 'pipe', dirFd] } : { cwd: '/dev' }
+    const refused = await run(real.argv, { ...refusal, wrap: users().at(-1).wrap })
+    fs.closeSync(dirFd)
     t.equal(refused.code, 125)
     t.match(refused.stderr, / \[run [0-9a-f]{32}\]\n$/)
     t.equal(classifyExit(real, refused).kind, 'runner-failure', `${backend}: a real refusal still is one`)
   }
 })
+
+for (const user of users()) {
+  t.test(`a directory on stdin is refused before anything runs [${user.name}]`, async (t) => {
+    const dir = base(t)
+    const victim = path.join(ownedDir(dir, 'out', user), 'victim')
+    fs.writeFileSync(victim, 'x')
+    fs.chownSync(victim, user.uid, user.gid)
+    fs.chmodSync(victim, 0o600)
+    const ws = ownedDir(dir, 'ws', user)
+    // through the inherited descriptor, chmod would reach the host mount
+    const attack = sh(`cd /dev/stdin/.. 2>/dev/null; chmod 666 ${victim} && echo CHMOD`)
+    for (const backend of ['sandy', 'bwrap']) {
+      const c = createLocalSandboxProvider({ backend }).confine(attack, { mode: 'read-only', workspaceRoot: ws })
+      const stdin = fs.openSync(dir, 'r')
+      const r = await run(c.argv, { cwd: ws, wrap: user.wrap, stdio: [stdin, 'pipe', 'pipe'] })
+      fs.closeSync(stdin)
+      t.equal(r.code, 125, `${backend}: refused (${r.stderr.trim()})`)
+      t.match(r.stderr, /inherited directory descriptor 0 /)
+      t.equal(classifyExit(c, r).kind, 'runner-failure')
+      t.equal(fs.statSync(victim).mode & 0o777, 0o600, `${backend}: the host file is unchanged`)
+    }
+    const bare = await run(sh(`chmod 666 ${victim} && echo CHMOD`), { cwd: ws, wrap: user.wrap })
+    t.equal(bare.stdout, 'CHMOD\n', 'unconfined, the chmod works')
+  })
+}

@@ -302,8 +302,9 @@ t.test('other input types are TypeErrors', async (t) => {
   for (const bad of [undefined, null, 42, {}, [1, 2], new ArrayBuffer(4)]) {
     t.throws(() => SandboxPolicy.fromJson(bad), TypeError)
   }
-  t.throws(() => SandboxPolicy.fromJson('{"schema_version":1,"network":"\ud800"}'), TypeError,
-    'a string with a lone surrogate has no UTF-8 form')
+  t.throws(() => SandboxPolicy.fromJson('{"schema_version":1,"network":"\ud800"}'),
+    { constructor: PolicyDocumentError, kind: 'Parse', line: 1, column: 32 },
+    'a string with a lone surrogate has no UTF-8 form: Parse, at the surrogate')
 })
 
 t.test('256 entries in every section at once', async (t) => {

@@ -51,6 +51,8 @@ t.test('bad input is a clear error', async (t) => {
   t.throws(() => svc.resolve({ mode: 'nope' }), RangeError)
   t.throws(() => svc.resolve({ session: { cwd: sessionDir, sandboxMode: 'x' } }), RangeError)
   t.throws(() => svc.resolve({ session: { cwd: 'rel' } }), TypeError)
+  t.throws(() => svc.resolve({ session: {} }), { name: 'TypeError', message: /session must be an object with a cwd/ })
+  t.throws(() => svc.resolve({ session: null }), TypeError)
   t.throws(() => svc.resolve({ session: { cwd: path.join(dir, 'missing') } }), { name: 'RangeError', message: /ENOENT/ })
   fs.writeFileSync(path.join(dir, 'file'), '')
   t.throws(() => svc.resolve({ session: { cwd: path.join(dir, 'file') } }), { message: /not a directory/ })

@@ -13,6 +13,10 @@ const { users } = require('./helpers/sandbox.js')
 const { createLocalSandboxProvider, classifyExit, classifySpawnError, SandboxUnavailableError } = sandy
 const BACKENDS = ['sandy', 'bwrap', 'landlock']
 const usable = BACKENDS.filter((b) => sandy.probe().backends[b].usable)
+// Set when this file re-runs itself as an unprivileged process for one
+// backend (the Landlock-only level is not offered to uid 0).
+const only = process.env.SANDY_TEST_ONLY_BACKEND
+const NOBODY = ['/usr/bin/setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']
 
 function run (argv, { cwd, wrap = [], timeout = 15000 } = {}) {
   const full = [...wrap, ...argv]
@@ -39,8 +43,8 @@ function base (t) {
 
 // workspace, a sibling outside it, and a symlink from inside to the sibling
 function layout (dir, user) {
-  const ws = path.join(dir, `ws-${user.name}`)
-  const sibling = path.join(dir, `sibling-${user.name}`)
+  const ws = path.join(dir, `ws-${user.uid}`)
+  const sibling = path.join(dir, `sibling-${user.uid}`)
   fs.mkdirSync(ws)
   fs.mkdirSync(sibling)
   fs.symlinkSync(sibling, path.join(ws, 'out'))
@@ -51,27 +55,46 @@ function layout (dir, user) {
 
 const sh = (script) => ['/bin/sh', '-c', script]
 
+// Without a view chmod and chown are ungoverned, which for root reaches
+// every file it owns: a root provider does not offer the Landlock-only
+// level, and the launcher refuses uid 0 there too. Its cases run in an
+// unprivileged re-run of this file.
+function landlockFromRoot () {
+  t.test('landlock backend, from a root process', async (t) => {
+    const dir = base(t)
+    const ws = path.join(dir, 'ws')
+    fs.mkdirSync(ws, { mode: 0o777 })
+    const forced = createLocalSandboxProvider({ backend: 'landlock' })
+    const err = t.throws(() => forced.confine(['true'], { mode: 'read-only', workspaceRoot: ws }))
+    t.equal(err.code, 'SANDBOX_UNAVAILABLE')
+    t.match(err.reasons.join('\n'), /landlock: the Landlock-only level does not confine uid 0/)
+    const again = await run([...NOBODY, '/usr/bin/env', '-i', 'PATH=/usr/bin:/bin', 'SANDY_TEST_ONLY_BACKEND=landlock', process.execPath, __filename], { cwd: '/', timeout: 120000 })
+    t.equal(again.code, 0, `the landlock cases pass as uid 65534 (${again.stdout.split('\n').filter((l) => /not ok/.test(l)).join('; ')})`)
+    // an argv made by an unprivileged provider, run as root
+    const file = path.join(ws, 'root-ran')
+    const script = `console.log(JSON.stringify(require(${JSON.stringify(path.join(__dirname, '..'))}).createLocalSandboxProvider({ backend: 'landlock' }).confine(['/bin/sh', '-c', 'echo x > ${file}'], { mode: 'workspace-write', workspaceRoot: ${JSON.stringify(ws)} })))`
+    const made = await run([...NOBODY, '/usr/bin/env', '-i', 'PATH=/usr/bin:/bin', process.execPath, '-e', script], { cwd: '/' })
+    const c = JSON.parse(made.stdout)
+    const r = await run(c.argv, { cwd: ws })
+    t.equal(r.code, 125, r.stderr)
+    t.match(r.stderr, /^sandy-launcher: fatal: Unsupported: the Landlock-only level does not confine uid 0/)
+    t.equal(classifyExit(c, r).kind, 'runner-failure')
+    t.notOk(fs.existsSync(file), 'nothing ran')
+  })
+}
+
 for (const backend of usable) {
+  if (only && backend !== only) continue
+  if (backend === 'landlock' && process.geteuid() === 0) {
+    landlockFromRoot()
+    continue
+  }
   t.test(`${backend} backend`, async (t) => {
     const provider = createLocalSandboxProvider({ backend })
     const dir = base(t)
     for (const user of users()) {
       const { ws, sibling } = layout(dir, user)
-      if (backend === 'landlock' && user.uid === 0) {
-        // Without a view chmod and chown are ungoverned, which for root
-        // reaches every file it owns: the launcher refuses, nothing runs.
-        t.test('root: the Landlock-only level refuses uid 0', async (t) => {
-          const file = path.join(ws, 'root-ran')
-          const c = provider.confine(sh(`echo x > ${file}`), { mode: 'workspace-write', workspaceRoot: ws })
-          const r = await run(c.argv, { cwd: ws })
-          t.equal(r.code, 125, r.stderr)
-          t.match(r.stderr, /^sandy-launcher: fatal: Unsupported: the Landlock-only level does not confine uid 0/)
-          t.equal(classifyExit(c, r).kind, 'runner-failure')
-          t.notOk(fs.existsSync(file), 'nothing ran')
-        })
-        continue
-      }
-      const hostTmp = path.join('/tmp', `sandy-provider-${process.pid}-${backend}-${user.name}`)
+      const hostTmp = path.join('/tmp', `sandy-provider-${process.pid}-${backend}-${user.uid}`)
       t.teardown(() => fs.rmSync(hostTmp, { force: true }))
       const confined = (mode, argv) => provider.confine(argv, { mode, workspaceRoot: ws }).argv
 
@@ -137,9 +160,28 @@ for (const backend of usable) {
   })
 }
 
+// the unprivileged re-run covers its backend's cases only
+if (only) return
+
 t.test('this host has the three Linux backends', async (t) => {
   t.same(usable, BACKENDS, 'sandy, bwrap and landlock are all usable here (CI installs bubblewrap)')
   t.equal(sandy.probe().backends.landlock.enforcement, 'partial')
+})
+
+t.test('each backend speaks its own denial dialect', async (t) => {
+  const dir = os.tmpdir()
+  const dialect = (backend) => createLocalSandboxProvider({ backend }).confine(['true'], { mode: 'read-only', workspaceRoot: dir }).denialSignatures
+  t.same(dialect('sandy'), ['Permission denied', 'Read-only file system', 'Operation not permitted'])
+  t.same(dialect('bwrap'), ['Read-only file system'])
+  if (process.geteuid() !== 0) t.same(dialect('landlock'), ['Permission denied', 'Operation not permitted'], 'no view, no EROFS')
+})
+
+t.test('reads everywhere includes /proc, without other processes\' roots', async (t) => {
+  const dir = base(t)
+  const c = createLocalSandboxProvider({ backend: 'sandy' }).confine(sh('head -1 /proc/self/status && ls /proc/1/root'), { mode: 'read-only', workspaceRoot: dir })
+  const r = await run(c.argv, { cwd: dir, wrap: users().at(-1).wrap })
+  t.match(r.stdout, /^Name:/, r.stderr)
+  t.match(r.stderr, /\/proc\/1\/root.*Permission denied/)
 })
 
 t.test('arbitration follows the design order and is cached', async (t) => {
@@ -171,6 +213,8 @@ t.test('options and policies are validated', async (t) => {
   t.throws(() => createLocalSandboxProvider({ runner: { ...good, runnerFailureSignatures: 'x' } }), TypeError)
   t.throws(() => createLocalSandboxProvider({ runner: { ...good, denialSignatures: [' '] } }), TypeError)
   t.throws(() => createLocalSandboxProvider({ runner: { ...good, enforcement: 'total' } }), TypeError)
+  t.throws(() => createLocalSandboxProvider({ runnner: good }), { name: 'TypeError', message: /unknown key "runnner"/ }, 'a misspelt option is refused')
+  t.throws(() => createLocalSandboxProvider({ runner: { ...good, denialSignature: ['x'] } }), /unknown key/)
 
   const provider = createLocalSandboxProvider()
   const root = os.tmpdir()
@@ -231,15 +275,16 @@ t.test('broken runners are runner failures or SANDBOX_UNAVAILABLE, never an unco
     const script = `const s = require(${JSON.stringify(copy)}); try { s.createLocalSandboxProvider({ backend: 'sandy' }).confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }); console.log('confined') } catch (e) { console.log(e.code, e.reasons.join('|')) }`
     const r = await run([process.execPath, '-e', script])
     t.match(r.stdout, /^SANDBOX_UNAVAILABLE .*sandy: the sandy launcher is not executable/, r.stderr)
-    const auto = `const s = require(${JSON.stringify(copy)}); console.log(s.createLocalSandboxProvider().probe().selected)`
-    t.equal((await run([process.execPath, '-e', auto])).stdout, 'bwrap\n', 'auto falls to the next usable backend')
+    const auto = `const s = require(${JSON.stringify(copy)}); try { s.createLocalSandboxProvider().confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }) } catch (e) { console.log(e.code, e.reasons.join('|')) }`
+    t.match((await run([process.execPath, '-e', auto])).stdout, /^SANDBOX_UNAVAILABLE sandy: the sandy launcher is not executable.*\|bwrap: the sandy launcher is not executable/,
+      'bwrap needs the launcher too (as its descriptor guard): nothing is left')
   })
 
   t.test('the launcher refusing before exec is a runner failure', async (t) => {
     const provider = createLocalSandboxProvider({ backend: 'sandy' })
     const c = provider.confine(cmd, { mode: 'workspace-write', workspaceRoot: path.join(dir) })
-    // /proc is not part of the view: the working directory cannot be entered.
-    const r = await run(c.argv, { cwd: '/proc' })
+    // /dev is not part of the view: the working directory cannot be entered.
+    const r = await run(c.argv, { cwd: '/dev' })
     t.equal(r.code, 125)
     t.same(classifyExit(c, r), { kind: 'runner-failure', detail: r.stderr.trim() })
     t.notOk(fs.existsSync(marker))

@@ -204,16 +204,18 @@ t.test('the root may only be granted exact read', async (t) => {
   for (const [p, pattern] of cases) refused(t, () => resolve(p), pattern)
 })
 
-t.test('exact read_write grants of regular files are refused on Linux', { skip: process.platform !== 'linux' }, async (t) => {
+t.test('exact read_write grants of regular files and directories are refused on Linux', { skip: process.platform !== 'linux' }, async (t) => {
   refused(t, () => resolve(policy().grant('work/file', 'read_write', 'exact')), /^InvalidPolicy: grants\[0\]: exact read_write grants of regular files are not supported on Linux$/)
   refused(t, () => resolve(policy().grant('links/lnfile', 'read_write', 'exact')), /^InvalidPolicy: grants\[0\]: exact read_write/)
+  // the view cannot make a directory's node writable without its entries
+  refused(t, () => resolve(policy().grant('work/sub', 'read_write', 'exact')), /^InvalidPolicy: grants\[0\]: exact read_write grants of directories are not supported on Linux$/)
   const r = resolve(policy()
-    .grant('work/sub', 'read_write', 'exact')
+    .grant('work/sub', 'read', 'exact')
     .grant('/dev/null', 'read_write', 'exact')
     .grant('work/file', 'read', 'exact')
     .grant('work', 'read_write', 'subtree'))
   t.same(r.grants, [
-    { path: at('work/sub'), access: 'read_write', scope: 'exact' },
+    { path: at('work/sub'), access: 'read', scope: 'exact' },
     { path: '/dev/null', access: 'read_write', scope: 'exact' },
     { path: at('work/file'), access: 'read', scope: 'exact' },
     { path: at('work'), access: 'read_write', scope: 'subtree' }

@@ -5,10 +5,9 @@
  *     Unsupported for a host lacking a mechanism): the process must be
  *     single-threaded (unshare(CLONE_NEWUSER) and a per-thread Landlock
  *     domain would otherwise leave threads outside); Landlock ABI >= 6
- *     must exist, checked before anything irreversible; with denies, no
- *     inherited directory descriptor may reach beneath the view; every
- *     path is pinned by descriptor while it still names what resolution
- *     saw.
+ *     must exist, checked before anything irreversible; no inherited
+ *     directory descriptor may reach beneath the view; every path is
+ *     pinned by descriptor while it still names what resolution saw.
  *  2. unshare user+mount+IPC(+network) namespaces, identity id maps,
  *     private propagation. This is the first irreversible step: from here
  *     on a failure is EnforcementFailed (ENOSYS still says Unsupported).
@@ -161,18 +160,18 @@ static int drop_capabilities(sandy_error *err)
 	return 0;
 }
 
-/* With the view, denies inside a grant are kept by mounts (landlock.c),
- * which a directory descriptor opened before the view was built would
- * bypass: such a policy refuses to start with one inherited. */
-static int check_inherited_dirs(const sandy_resolved *r, sandy_error *err)
+/* A directory descriptor opened before the view was built reaches the
+ * host's mounts beneath it: writable where the view is read-only, where
+ * Landlock does not govern chmod, chown, utime or xattr, and past the
+ * mounts that keep denies (landlock.c). The full level refuses to start
+ * with one inherited, on any descriptor, stdio included. */
+int sandy_refuse_inherited_dirs(sandy_error *err)
 {
 	DIR *d;
 	struct dirent *e;
 	struct stat st;
 	int found = -1;
 
-	if (r->n_deny_subtrees + r->n_deny_write_exact == 0)
-		return 0;
 	d = opendir("/proc/self/fd");
 	if (d == NULL)
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
@@ -190,7 +189,7 @@ static int check_inherited_dirs(const sandy_resolved *r, sandy_error *err)
 	if (found >= 0)
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 				  "descriptors: inherited directory descriptor "
-				  "%d would bypass the denies of the view",
+				  "%d would reach beneath the view",
 				  found);
 	return 0;
 }
@@ -219,7 +218,7 @@ static int apply_full(const sandy_resolved *r, sandy_error *err)
 
 	if (!VIEW_LAYER)
 		return restrict_self(r, true, err);
-	if (check_inherited_dirs(r, err) != 0 ||
+	if (sandy_refuse_inherited_dirs(err) != 0 ||
 	    sandy_view_pin(r, &view, err) != 0)
 		return -1;
 	rc = sandy_namespaces_enter(r, err);
