@@ -36,7 +36,7 @@ async function runSuite (launcher) {
 
 const expected = {
   view: /chmod|chown|utime|xattr|invisible|outside the grants|ld\.so|mmap/,
-  landlock: /signal|abstract|\/proc\/|inherited/,
+  landlock: /signal|kill|abstract|\/proc\/|network/,
   seccomp: /keyctl|TIOCSTI|ptrace|unshare|mount|io_uring|fork|socket/
 }
 

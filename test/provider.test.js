@@ -18,10 +18,11 @@ const usable = BACKENDS.filter((b) => sandy.probe().backends[b].usable)
 const only = process.env.SANDY_TEST_ONLY_BACKEND
 const NOBODY = ['/usr/bin/setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']
 
-function run (argv, { cwd, wrap = [], timeout = 15000 } = {}) {
+function run (argv, { cwd, wrap = [], timeout = 15000, env: extra = {} } = {}) {
   const full = [...wrap, ...argv]
   return new Promise((resolve) => {
-    const env = { ...process.env, PATH: '/usr/local/bin:/usr/bin:/bin' }
+    const env = { ...process.env, PATH: '/usr/local/bin:/usr/bin:/bin', ...extra }
+    for (const [k, v] of Object.entries(env)) if (v === undefined) delete env[k]
     const child = spawn(full[0], full.slice(1), { cwd, env, stdio: ['ignore', 'pipe', 'pipe'], timeout })
     let stdout = ''
     let stderr = ''
@@ -68,12 +69,14 @@ function landlockFromRoot () {
     const err = t.throws(() => forced.confine(['true'], { mode: 'read-only', workspaceRoot: ws }))
     t.equal(err.code, 'SANDBOX_UNAVAILABLE')
     t.match(err.reasons.join('\n'), /landlock: the Landlock-only level does not confine uid 0/)
-    const again = await run([...NOBODY, '/usr/bin/env', '-i', 'PATH=/usr/bin:/bin', 'SANDY_TEST_ONLY_BACKEND=landlock', process.execPath, __filename], { cwd: '/', timeout: 120000 })
+    // as a plain node script, without this runner's hooks and variables
+    const plain = Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith('TAP') || k === 'NODE_OPTIONS' || k === 'NODE_V8_COVERAGE').map((k) => [k, undefined]))
+    const again = await run([...NOBODY, process.execPath, __filename], { cwd: '/', timeout: 120000, env: { ...plain, SANDY_TEST_ONLY_BACKEND: 'landlock' } })
     t.equal(again.code, 0, `the landlock cases pass as uid 65534 (${again.stdout.split('\n').filter((l) => /not ok/.test(l)).join('; ')})`)
     // an argv made by an unprivileged provider, run as root
     const file = path.join(ws, 'root-ran')
     const script = `console.log(JSON.stringify(require(${JSON.stringify(path.join(__dirname, '..'))}).createLocalSandboxProvider({ backend: 'landlock' }).confine(['/bin/sh', '-c', 'echo x > ${file}'], { mode: 'workspace-write', workspaceRoot: ${JSON.stringify(ws)} })))`
-    const made = await run([...NOBODY, '/usr/bin/env', '-i', 'PATH=/usr/bin:/bin', process.execPath, '-e', script], { cwd: '/' })
+    const made = await run([...NOBODY, process.execPath, '-e', script], { cwd: '/', env: plain })
     const c = JSON.parse(made.stdout)
     const r = await run(c.argv, { cwd: ws })
     t.equal(r.code, 125, r.stderr)
