@@ -42,6 +42,7 @@
             "csrc/launcher.c",
             "<@(core_sources)",
             "csrc/linux/apply.c",
+            "csrc/linux/guard.c",
             "csrc/linux/namespaces.c",
             "csrc/linux/mount_view.c",
             "csrc/linux/landlock.c",

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "apply.h"
+#include "guard.h"
 #include "launcher.h"
 #include "policy_argv.h"
 #include "resolve.h"
@@ -105,21 +106,27 @@ static void __attribute__((noreturn)) exec_target(char *const argv[])
 			      : SANDY_LAUNCHER_EXIT_NOEXEC);
 }
 
-/* Guard mode (launcher.h): argv[1] is SANDY_GUARD_MAGIC. */
+/* Guard mode (guard.h): argv[1] is SANDY_GUARD_MAGIC. */
 static void __attribute__((noreturn)) guard(int argc, char *argv[],
 					    const char *nonce)
 {
 	sandy_error err = {0};
+	const char *root = NULL, *root_id = NULL;
 	int i = 2;
 
 	if (i + 1 < argc && strcmp(argv[i], "--nonce") == 0)
 		i += 2;
+	if (i + 2 < argc && strcmp(argv[i], "--bind-root") == 0) {
+		root = argv[i + 1];
+		root_id = argv[i + 2];
+		i += 3;
+	}
 	if (i + 1 >= argc || strcmp(argv[i], "--") != 0 || argv[i + 1][0] != '/') {
 		sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED,
 			   "malformed guard arguments");
 		die(&err, nonce);
 	}
-	if (sandy_refuse_inherited_dirs(&err) != 0)
+	if (sandy_guard_prepare(root, root_id, &err) != 0)
 		die(&err, nonce);
 	execv(argv[i + 1], argv + i + 1);
 	sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED,

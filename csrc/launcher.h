@@ -10,11 +10,6 @@
 #define SANDY_LAUNCHER_H
 
 #define SANDY_LAUNCHER_NAME "sandy-launcher"
-/* Guard mode, in front of another runner (bubblewrap), which passes
- * inherited descriptors through:
- *   LAUNCHER --sandy-guard-v1 [--nonce HEX] -- /ABSOLUTE/PROGRAM [ARGS...]
- * refuses any inherited directory descriptor, then execs PROGRAM. */
-#define SANDY_GUARD_MAGIC "--sandy-guard-v1"
 #define SANDY_LAUNCHER_FATAL_PREFIX "sandy-launcher: fatal: "
 #define SANDY_LAUNCHER_EXIT_FAILURE 125
 #define SANDY_NONCE_MIN 16

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "guard.h"
 #include "launcher.h"
 #include "policy_argv.h"
 
@@ -193,11 +194,14 @@ static void append(const char **words, size_t *n, const char *const *list)
 
 char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
 {
-	/* The launcher in guard mode first: bubblewrap passes inherited
-	 * descriptors through, and a directory among them would reach the
-	 * host's mounts beneath its view. */
+	/* The launcher in guard mode first (guard.h): bubblewrap passes
+	 * inherited descriptors through and has no Landlock, and binds by
+	 * path; the guard hands it the root confine saw, as a descriptor. */
 	const char *const guard[] = {c->launcher, SANDY_GUARD_MAGIC, "--nonce",
-				     c->nonce, "--", NULL};
+				     c->nonce, NULL};
+	const char *const guard_root[] = {"--bind-root", c->root, c->root_id,
+					  NULL};
+	const char *const guard_end[] = {"--", NULL};
 	/* Read-only root, fresh /proc for a private PID namespace (the host's
 	 * /proc would expose other processes' roots), a minimal /dev that is
 	 * then made read-only (its device nodes stay usable, so /dev/null is
@@ -220,32 +224,28 @@ char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
 					"/dev/shm", NULL};
 	const char *const tail[] = {"--remount-ro", "/dev", NULL};
 	/* A shell shim, so that a missing command is the shell's 127, never
-	 * a bwrap line. For workspace-write it first checks that the bound
-	 * root is the directory confine saw (device:inode): bubblewrap binds
-	 * by path, which could have been swapped for a symlink since. */
-	const char *const ro_shim[] = {"--", "/bin/sh", "-c",
-				       "exec \"$0\" \"$@\"", NULL};
-	const char *const rw_shim[] = {
-		"--", "/bin/sh", "-c",
-		"[ \"$(PATH=/usr/bin:/bin stat -c %d:%i -- \"$1\")\" = \"$2\" ] || "
-		"{ echo 'bwrap: the workspace root changed since confine' >&2; "
-		"exit 1; }; shift 2; exec \"$@\"",
-		"sandy-shim", c->root, c->root_id, NULL};
+	 * a bwrap line. */
+	const char *const shim[] = {"--", "/bin/sh", "-c", "exec \"$0\" \"$@\"",
+				    NULL};
 	const char *words[72];
 	size_t n = 0;
 	bool writes = c->mode == SANDY_MODE_WORKSPACE_WRITE;
 
 	append(words, &n, guard);
+	if (writes)
+		append(words, &n, guard_root);
+	append(words, &n, guard_end);
 	append(words, &n, head);
 	if (writes)
 		append(words, &n, writable);
 	append(words, &n, tail);
 	if (writes) {
-		const char *const bind[] = {"--bind", c->root, c->root, NULL};
+		const char *const bind[] = {"--bind-fd", SANDY_GUARD_ROOT_FD_TEXT,
+					    c->root, NULL};
 
 		append(words, &n, bind);
 	}
-	append(words, &n, writes ? rw_shim : ro_shim);
+	append(words, &n, shim);
 	words[n] = NULL;
 	return sandy_words_dup(words, count);
 }

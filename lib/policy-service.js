@@ -22,13 +22,14 @@ function checkRoot (root, what) {
 // Filesystem semantics first (the kernel resolves `link/..` through the
 // link's target, where a spawned process really runs), then lexical form.
 function canonicalRoot (root) {
-  let real
+  let real, isDirectory
   try {
     real = fs.realpathSync.native(root)
+    isDirectory = fs.statSync(real).isDirectory()
   } catch (err) {
     throw new RangeError(`workspace root cannot be resolved (${err.code})`)
   }
-  if (!fs.statSync(real).isDirectory()) throw new RangeError('workspace root is not a directory')
+  if (!isDirectory) throw new RangeError('workspace root is not a directory')
   return path.normalize(real)
 }
 

@@ -111,18 +111,20 @@ function checkPolicy (policy) {
     throw new TypeError('policy.workspaceRoot must be a non-empty path string')
   }
   if (!path.isAbsolute(workspaceRoot)) throw new TypeError('policy.workspaceRoot must be an absolute path')
-  let root
+  // One look at the root; a failure names its code, never the path.
+  let root, st, fsType
   try {
     root = fs.realpathSync.native(workspaceRoot)
+    st = fs.statSync(root, { bigint: true })
+    fsType = fs.statfsSync(root).type
   } catch (err) {
     throw new RangeError(`policy.workspaceRoot cannot be resolved (${err.code})`)
   }
-  if (!fs.statSync(root).isDirectory()) throw new RangeError('policy.workspaceRoot is not a directory')
-  if (KERNEL_TREES.some((tree) => isWithin(tree, root)) || KERNEL_FILESYSTEMS.has(fs.statfsSync(root).type)) {
+  if (!st.isDirectory()) throw new RangeError('policy.workspaceRoot is not a directory')
+  if (KERNEL_TREES.some((tree) => isWithin(tree, root)) || KERNEL_FILESYSTEMS.has(fsType)) {
     throw new RangeError('policy.workspaceRoot lies on a kernel filesystem (/proc, /sys, /dev and the like)')
   }
   if (mode === 'workspace-write' && root === '/') throw new RangeError('a workspace root of / would make everything writable')
-  const st = fs.statSync(root, { bigint: true })
   return { mode, root, rootId: `${st.dev}:${st.ino}` }
 }
 

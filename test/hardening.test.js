@@ -205,3 +205,27 @@ for (const user of users()) {
     t.equal(bare.stdout, 'CHMOD\n', 'unconfined, the chmod works')
   })
 }
+
+for (const user of users()) {
+  t.test(`bubblewrap: a read-only file descriptor cannot be reopened for writing [${user.name}]`, async (t) => {
+    const dir = base(t)
+    const ws = ownedDir(dir, 'ws', user)
+    const victim = path.join(ownedDir(dir, 'out', user), 'victim')
+    fs.writeFileSync(victim, 'original\n')
+    fs.chownSync(victim, user.uid, user.gid)
+    const attack = sh('echo PWNED > /proc/self/fd/0 && echo WROTE')
+    for (const backend of ['bwrap', 'sandy']) {
+      const c = createLocalSandboxProvider({ backend }).confine(attack, { mode: 'read-only', workspaceRoot: ws })
+      const stdin = fs.openSync(victim, 'r')
+      const r = await run(c.argv, { cwd: ws, wrap: user.wrap, stdio: [stdin, 'pipe', 'pipe'] })
+      fs.closeSync(stdin)
+      t.not(r.stdout, 'WROTE\n', `${backend}: no write (${r.stderr.trim()})`)
+      if (backend === 'bwrap') t.match(r.stderr, /read-only file descriptor 0 could be reopened/, 'the guard refuses it')
+      t.equal(fs.readFileSync(victim, 'utf8'), 'original\n', `${backend}: the host file is unchanged`)
+    }
+    const stdin = fs.openSync(victim, 'r')
+    const bare = await run(attack, { cwd: ws, wrap: user.wrap, stdio: [stdin, 'pipe', 'pipe'] })
+    fs.closeSync(stdin)
+    t.equal(bare.stdout, 'WROTE\n', 'unconfined, the reopen writes')
+  })
+}

@@ -293,14 +293,22 @@ t.test('broken runners are runner failures or SANDBOX_UNAVAILABLE, never an unco
     t.notOk(fs.existsSync(marker))
   })
 
-  t.test('bubblewrap refusing before exec is a runner failure', async (t) => {
+  t.test('bubblewrap, or the launcher guarding it, refusing before exec is a runner failure', async (t) => {
     const gone = path.join(dir, 'gone')
     fs.mkdirSync(gone)
-    const c = createLocalSandboxProvider({ backend: 'bwrap' }).confine(cmd, { mode: 'workspace-write', workspaceRoot: gone })
+    const bwrap = createLocalSandboxProvider({ backend: 'bwrap' })
+    const c = bwrap.confine(cmd, { mode: 'workspace-write', workspaceRoot: gone })
     fs.rmdirSync(gone)
     const r = await run(c.argv, { cwd: dir })
-    t.equal(r.code, 1)
+    t.equal(r.code, 125, 'the guard finds the root gone')
+    t.match(r.stderr, /the workspace root changed since confine/)
     t.equal(classifyExit(c, r).kind, 'runner-failure', r.stderr)
+    // bubblewrap's own refusal (here: a --chdir it cannot enter)
+    const ro = bwrap.confine(cmd, { mode: 'read-only', workspaceRoot: dir })
+    const missingDev = await run([...ro.argv.slice(0, ro.argv.indexOf('--dev')), '--chdir', path.join(dir, 'no-such-dir'), ...ro.argv.slice(ro.argv.indexOf('--dev'))], { cwd: dir })
+    t.equal(missingDev.code, 1)
+    t.match(missingDev.stderr, /^bwrap: /)
+    t.equal(classifyExit(ro, missingDev).kind, 'runner-failure', missingDev.stderr)
     t.notOk(fs.existsSync(marker))
   })
 

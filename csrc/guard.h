@@ -1,0 +1,26 @@
+/* The launcher's guard mode, in front of a runner that passes inherited
+ * descriptors through and has no Landlock of its own (bubblewrap):
+ *
+ *   LAUNCHER --sandy-guard-v1 [--nonce HEX] [--bind-root PATH DEV:INO]
+ *            -- /ABSOLUTE/RUNNER [ARGS...]
+ *
+ * It refuses inherited descriptors the runner's view cannot contain (any
+ * directory; a regular file or block device not open for writing, which
+ * could be reopened for writing through /proc/self/fd on the host's
+ * mount), opens PATH without following symlinks, checks it is still the
+ * directory DEV:INO that confine saw, leaves it on SANDY_GUARD_ROOT_FD for
+ * the runner (bubblewrap's --bind-fd, which closes it), then execs RUNNER. */
+#ifndef SANDY_GUARD_H
+#define SANDY_GUARD_H
+
+#include "error.h"
+
+#define SANDY_GUARD_MAGIC "--sandy-guard-v1"
+#define SANDY_GUARD_ROOT_FD 1000
+#define SANDY_GUARD_ROOT_FD_TEXT "1000"
+
+/* root and root_id may be NULL (no bind). Returns 0 or -1 with *err. */
+int sandy_guard_prepare(const char *root, const char *root_id,
+			sandy_error *err);
+
+#endif
