@@ -43,6 +43,7 @@
             "<@(core_sources)",
             "csrc/linux/apply.c",
             "csrc/linux/guard.c",
+            "csrc/linux/descriptors.c",
             "csrc/linux/namespaces.c",
             "csrc/linux/mount_view.c",
             "csrc/linux/landlock.c",

@@ -22,9 +22,5 @@ typedef enum sandy_apply_level {
 int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
 		sandy_error *err);
 
-/* Refuses (-1, PreparationFailed) when any open descriptor, stdio
- * included, is a directory: it would reach the host's mounts beneath a
- * view. Also the whole job of the launcher's guard mode (launcher.h). */
-int sandy_refuse_inherited_dirs(sandy_error *err);
 
 #endif

@@ -23,7 +23,6 @@
  *     its filter denies syscalls the earlier steps use.
  * The Landlock-only level (no user namespaces on the host) skips 2 and 3.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <linux/capability.h>
@@ -160,39 +159,6 @@ static int drop_capabilities(sandy_error *err)
 	return 0;
 }
 
-/* A directory descriptor opened before the view was built reaches the
- * host's mounts beneath it: writable where the view is read-only, where
- * Landlock does not govern chmod, chown, utime or xattr, and past the
- * mounts that keep denies (landlock.c). The full level refuses to start
- * with one inherited, on any descriptor, stdio included. */
-int sandy_refuse_inherited_dirs(sandy_error *err)
-{
-	DIR *d;
-	struct dirent *e;
-	struct stat st;
-	int found = -1;
-
-	d = opendir("/proc/self/fd");
-	if (d == NULL)
-		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-				  "descriptors: cannot list them (errno %d)",
-				  errno);
-	while (found < 0 && (e = readdir(d)) != NULL) {
-		int fd = atoi(e->d_name);
-
-		if (e->d_name[0] != '.' && fd != dirfd(d) &&
-		    fstat(fd, &st) == 0 &&
-		    S_ISDIR(st.st_mode))
-			found = fd;
-	}
-	closedir(d);
-	if (found >= 0)
-		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-				  "descriptors: inherited directory descriptor "
-				  "%d would reach beneath the view",
-				  found);
-	return 0;
-}
 
 /* Steps 4 and 5, common to both levels. */
 static int restrict_self(const sandy_resolved *r, bool with_view,

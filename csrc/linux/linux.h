@@ -32,6 +32,14 @@ int sandy_view_pin(const sandy_resolved *r, sandy_view *v, sandy_error *err);
 int sandy_view_build(const sandy_resolved *r, sandy_view *v, sandy_error *err);
 void sandy_view_release(sandy_view *v);
 
+/* descriptors.c: refuse (-1, PreparationFailed) when an open descriptor,
+ * stdio included, is a directory (it reaches the host's mounts beneath a
+ * view, where chmod and the like are not governed), or, for runners
+ * without Landlock, a file open only for reading (it could be reopened
+ * for writing through /proc/self/fd). */
+int sandy_refuse_inherited_dirs(sandy_error *err);
+int sandy_refuse_reopenable_files(sandy_error *err);
+
 /* namespaces.c: user + mount + IPC (+ network when blocked), identity
  * maps, private propagation. */
 int sandy_namespaces_enter(const sandy_resolved *r, sandy_error *err);

@@ -1,0 +1,79 @@
+/* Checks of the descriptors a process inherited, made before it is
+ * confined: a view or a runner cannot contain what they already reach. */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "linux.h"
+
+/* The first open descriptor (stdio included) that matches, or -1; -2 when
+ * they cannot be listed. */
+static int first_fd_where(bool (*match)(int fd))
+{
+	DIR *d = opendir("/proc/self/fd");
+	struct dirent *e;
+	int found = -1;
+
+	if (d == NULL)
+		return -2;
+	while (found < 0 && (e = readdir(d)) != NULL) {
+		int fd = atoi(e->d_name);
+
+		if (e->d_name[0] != '.' && fd != dirfd(d) && match(fd))
+			found = fd;
+	}
+	closedir(d);
+	return found;
+}
+
+static bool is_directory(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* A regular file or block device open for reading only (or O_PATH) could
+ * be reopened for writing through /proc/self/fd on the host's mount. */
+static bool reopenable_for_write(int fd)
+{
+	struct stat st;
+	int flags = fcntl(fd, F_GETFL);
+
+	if (flags < 0 || fstat(fd, &st) != 0)
+		return false;
+	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
+		return false;
+	return (flags & O_PATH) != 0 || (flags & O_ACCMODE) == O_RDONLY;
+}
+
+static int refuse_fds(bool (*match)(int fd), const char *what,
+		      const char *because, sandy_error *err)
+{
+	int fd = first_fd_where(match);
+
+	if (fd == -2)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "descriptors: cannot list them (errno %d)",
+				  errno);
+	if (fd >= 0)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "descriptors: inherited %s descriptor %d %s",
+				  what, fd, because);
+	return 0;
+}
+
+int sandy_refuse_inherited_dirs(sandy_error *err)
+{
+	return refuse_fds(is_directory, "directory",
+			  "would reach beneath the view", err);
+}
+
+int sandy_refuse_reopenable_files(sandy_error *err)
+{
+	return refuse_fds(reopenable_for_write, "read-only file",
+			  "could be reopened for writing", err);
+}
