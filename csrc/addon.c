@@ -291,49 +291,61 @@ static napi_value make_entry(napi_env env, napi_value path, const char *access,
 	return o;
 }
 
+/* Sets obj[name] to an array of n elements, the i-th made by make(). */
+typedef napi_value (*element_fn)(napi_env env, const void *items, size_t i);
+
+static napi_value set_array(napi_env env, napi_value obj, const char *name,
+			    const void *items, size_t n, element_fn make)
+{
+	napi_value a = make_array(env, n);
+	size_t i;
+
+	if (a == NULL || !set_prop(env, obj, name, a))
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (!set_element(env, a, i, make(env, items, i)))
+			return NULL;
+	return obj;
+}
+
+static napi_value grant_js(napi_env env, const void *items, size_t i)
+{
+	const sandy_grant *g = (const sandy_grant *)items + i;
+
+	return make_entry(env, make_path(env, &g->path),
+			  sandy_access_name(g->access), sandy_scope_name(g->scope));
+}
+
+static napi_value exec_js(napi_env env, const void *items, size_t i)
+{
+	const sandy_exec_grant *g = (const sandy_exec_grant *)items + i;
+
+	return make_entry(env, make_path(env, &g->path), NULL,
+			  sandy_scope_name(g->scope));
+}
+
+static napi_value path_js(napi_env env, const void *items, size_t i)
+{
+	return make_path(env, (const sandy_path *)items + i);
+}
+
 static napi_value policy_to_js(napi_env env, const sandy_policy *p)
 {
-	napi_value o = make_object(env), a;
-	size_t i;
+	napi_value o = make_object(env);
 
 	if (o == NULL ||
 	    !set_prop(env, o, "network",
 		      make_string(env, sandy_network_name(p->network))) ||
 	    !set_prop(env, o, "allowSubprocesses",
-		      make_bool(env, p->allow_subprocesses)))
+		      make_bool(env, p->allow_subprocesses)) ||
+	    !set_array(env, o, "grants", p->grants, p->n_grants, grant_js) ||
+	    !set_array(env, o, "executableGrants", p->exec_grants,
+		       p->n_exec_grants, exec_js) ||
+	    !set_array(env, o, "denySubtrees", p->deny_subtrees,
+		       p->n_deny_subtrees, path_js) ||
+	    !set_array(env, o, "denyWriteExact", p->deny_write_exact,
+		       p->n_deny_write_exact, path_js))
 		return NULL;
-	if (!(a = make_array(env, p->n_grants)) ||
-	    !set_prop(env, o, "grants", a))
-		return NULL;
-	for (i = 0; i < p->n_grants; i++)
-		if (!set_element(env, a, i,
-				 make_entry(env, make_path(env, &p->grants[i].path),
-					    sandy_access_name(p->grants[i].access),
-					    sandy_scope_name(p->grants[i].scope))))
-			return NULL;
-	if (!(a = make_array(env, p->n_exec_grants)) ||
-	    !set_prop(env, o, "executableGrants", a))
-		return NULL;
-	for (i = 0; i < p->n_exec_grants; i++)
-		if (!set_element(env, a, i,
-				 make_entry(env,
-					    make_path(env, &p->exec_grants[i].path),
-					    NULL,
-					    sandy_scope_name(p->exec_grants[i].scope))))
-			return NULL;
-	if (!(a = make_array(env, p->n_deny_subtrees)) ||
-	    !set_prop(env, o, "denySubtrees", a))
-		return NULL;
-	for (i = 0; i < p->n_deny_subtrees; i++)
-		if (!set_element(env, a, i, make_path(env, &p->deny_subtrees[i])))
-			return NULL;
-	if (!(a = make_array(env, p->n_deny_write_exact)) ||
-	    !set_prop(env, o, "denyWriteExact", a))
-		return NULL;
-	for (i = 0; i < p->n_deny_write_exact; i++)
-		if (!set_element(env, a, i,
-				 make_path(env, &p->deny_write_exact[i])))
-			return NULL;
 	return o;
 }
 
@@ -349,10 +361,30 @@ static napi_value rdeny_to_js(napi_env env, const sandy_rdeny *d)
 	return o;
 }
 
+static napi_value rgrant_js(napi_env env, const void *items, size_t i)
+{
+	const sandy_rgrant *g = (const sandy_rgrant *)items + i;
+
+	return make_entry(env, make_string(env, g->path),
+			  sandy_access_name(g->access), sandy_scope_name(g->scope));
+}
+
+static napi_value rexec_js(napi_env env, const void *items, size_t i)
+{
+	const sandy_rexec *x = (const sandy_rexec *)items + i;
+
+	return make_entry(env, make_string(env, x->path), NULL,
+			  sandy_scope_name(x->scope));
+}
+
+static napi_value rdeny_js(napi_env env, const void *items, size_t i)
+{
+	return rdeny_to_js(env, (const sandy_rdeny *)items + i);
+}
+
 static napi_value resolved_to_js(napi_env env, const sandy_resolved *r)
 {
-	napi_value o = make_object(env), a;
-	size_t i;
+	napi_value o = make_object(env);
 
 	if (o == NULL || !set_prop(env, o, "cwd", make_string(env, r->cwd)) ||
 	    !set_prop(env, o, "network",
@@ -360,37 +392,15 @@ static napi_value resolved_to_js(napi_env env, const sandy_resolved *r)
 	    !set_prop(env, o, "allowSubprocesses",
 		      make_bool(env, r->allow_subprocesses)) ||
 	    !set_prop(env, o, "coversCwd",
-		      make_bool(env, sandy_resolved_covers_cwd(r))))
+		      make_bool(env, sandy_resolved_covers_cwd(r))) ||
+	    !set_array(env, o, "grants", r->grants, r->n_grants, rgrant_js) ||
+	    !set_array(env, o, "executableGrants", r->execs, r->n_execs,
+		       rexec_js) ||
+	    !set_array(env, o, "denySubtrees", r->deny_subtrees,
+		       r->n_deny_subtrees, rdeny_js) ||
+	    !set_array(env, o, "denyWriteExact", r->deny_write_exact,
+		       r->n_deny_write_exact, rdeny_js))
 		return NULL;
-	if (!(a = make_array(env, r->n_grants)) || !set_prop(env, o, "grants", a))
-		return NULL;
-	for (i = 0; i < r->n_grants; i++)
-		if (!set_element(env, a, i,
-				 make_entry(env, make_string(env, r->grants[i].path),
-					    sandy_access_name(r->grants[i].access),
-					    sandy_scope_name(r->grants[i].scope))))
-			return NULL;
-	if (!(a = make_array(env, r->n_execs)) ||
-	    !set_prop(env, o, "executableGrants", a))
-		return NULL;
-	for (i = 0; i < r->n_execs; i++)
-		if (!set_element(env, a, i,
-				 make_entry(env, make_string(env, r->execs[i].path),
-					    NULL, sandy_scope_name(r->execs[i].scope))))
-			return NULL;
-	if (!(a = make_array(env, r->n_deny_subtrees)) ||
-	    !set_prop(env, o, "denySubtrees", a))
-		return NULL;
-	for (i = 0; i < r->n_deny_subtrees; i++)
-		if (!set_element(env, a, i, rdeny_to_js(env, &r->deny_subtrees[i])))
-			return NULL;
-	if (!(a = make_array(env, r->n_deny_write_exact)) ||
-	    !set_prop(env, o, "denyWriteExact", a))
-		return NULL;
-	for (i = 0; i < r->n_deny_write_exact; i++)
-		if (!set_element(env, a, i,
-				 rdeny_to_js(env, &r->deny_write_exact[i])))
-			return NULL;
 	return o;
 }
 
