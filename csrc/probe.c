@@ -107,6 +107,12 @@ static void judge_landlock(const sandy_probe_report *r,
 		add_reason(v, "seccomp filters cannot be loaded");
 	if (!r->no_new_privs)
 		add_reason(v, "no_new_privs cannot be set");
+	/* The launcher refuses uid 0 at this level (apply.c): chmod and chown
+	 * would reach every file root owns. */
+	if (r->root_user)
+		add_reason(v, "the Landlock-only level does not confine uid 0 "
+			      "(chmod and chown are not governed without a "
+			      "view); run as another user");
 	if (v->reason[0] == '\0')
 		/* Landlock never governs chmod, chown, utime or xattr changes,
 		 * so some promised file effects stay ungoverned. */

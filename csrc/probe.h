@@ -41,6 +41,7 @@ typedef struct sandy_probe_report {
 	bool bwrap_works;       /* `bwrap --ro-bind / / true` exited 0 */
 	char bwrap_detail[SANDY_PROBE_TEXT];
 	bool sandbox_exec;      /* macOS: /usr/bin/sandbox-exec present */
+	bool root_user;         /* the calling process runs as uid 0 */
 	sandy_backend_verdict backends[SANDY_BACKEND_COUNT];
 } sandy_probe_report;
 

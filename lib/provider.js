@@ -140,10 +140,6 @@ function launcherCheck () {
   }
 }
 
-// The launcher refuses uid 0 at that level (chmod and chown are not
-// governed without a view); a root provider says so up front.
-const LANDLOCK_ROOT = 'the Landlock-only level does not confine uid 0 (chmod and chown are not governed without a view); run as another user'
-
 // Every candidate in the design's order, usable or not, and why.
 function arbitrate ({ backend, runner }) {
   const host = hostProbe()
@@ -155,9 +151,6 @@ function arbitrate ({ backend, runner }) {
     // descriptor guard
     if (c.usable && name !== 'seatbelt' && !launcher.ok) {
       Object.assign(c, { usable: false, enforcement: null, reason: launcher.why })
-    }
-    if (c.usable && name === 'landlock' && process.geteuid() === 0) {
-      Object.assign(c, { usable: false, enforcement: null, reason: LANDLOCK_ROOT })
     }
     return Object.freeze(c)
   })

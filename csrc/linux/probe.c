@@ -712,5 +712,6 @@ void sandy_probe_run(sandy_probe_report *r)
 	probe_namespaces(r);
 	probe_seccomp(r);
 	probe_bwrap(r);
+	r->root_user = geteuid() == 0;
 	sandy_probe_judge(r);
 }
