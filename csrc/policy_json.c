@@ -612,7 +612,8 @@ static int read_string(walk *w, const cJSON *json, size_t index,
 	return 0;
 }
 
-/* Picks one of two schema words; *choice is 0 or 1. */
+/* Picks one of two vocabulary words (spelt by policy.c); *choice is 0 or
+ * 1. */
 static int read_word(walk *w, const cJSON *json, size_t index,
 		     const char *where, const char *const words[2], int *choice)
 {
@@ -651,7 +652,8 @@ static int read_entry_path(walk *w, void *ctx, const cJSON *json, size_t index)
 static int read_entry_access(walk *w, void *ctx, const cJSON *json,
 			     size_t index)
 {
-	static const char *const words[2] = { "read", "read_write" };
+	const char *const words[2] = {sandy_access_name(SANDY_ACCESS_READ),
+				      sandy_access_name(SANDY_ACCESS_READ_WRITE)};
 	entry *e = ctx;
 	char where[64];
 	int choice;
@@ -666,7 +668,8 @@ static int read_entry_access(walk *w, void *ctx, const cJSON *json,
 static int read_entry_scope(walk *w, void *ctx, const cJSON *json,
 			    size_t index)
 {
-	static const char *const words[2] = { "exact", "subtree" };
+	const char *const words[2] = {sandy_scope_name(SANDY_SCOPE_EXACT),
+				      sandy_scope_name(SANDY_SCOPE_SUBTREE)};
 	entry *e = ctx;
 	char where[64];
 	int choice;
@@ -770,7 +773,9 @@ static int read_schema_version(walk *w, void *ctx, const cJSON *json,
 
 static int read_network(walk *w, void *ctx, const cJSON *json, size_t index)
 {
-	static const char *const words[2] = { "allow_all", "block_all" };
+	const char *const words[2] = {
+		sandy_network_name(SANDY_NETWORK_ALLOW_ALL),
+		sandy_network_name(SANDY_NETWORK_BLOCK_ALL)};
 	int choice;
 
 	(void)ctx;
