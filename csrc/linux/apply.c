@@ -24,7 +24,6 @@
  * The Landlock-only level (no user namespaces on the host) skips 2 and 3.
  */
 #include <errno.h>
-#include <stdlib.h>
 #include <linux/capability.h>
 #include <linux/keyctl.h>
 #include <linux/securebits.h>
@@ -72,6 +71,7 @@ static int check_single_threaded(sandy_error *err)
 	return 0;
 }
 
+/* The ABI, read once for the whole apply, or -1 when below the minimum. */
 static int check_landlock(sandy_error *err)
 {
 	int abi = sandy_landlock_abi();
@@ -80,7 +80,7 @@ static int check_landlock(sandy_error *err)
 		return sandy_fail(err, SANDY_ERR_UNSUPPORTED,
 				  "landlock: ABI %d found, %d required",
 				  abi < 0 ? 0 : abi, SANDY_LANDLOCK_MIN_ABI);
-	return 0;
+	return abi;
 }
 
 static int replace_keyring(sandy_error *err)
@@ -161,7 +161,7 @@ static int drop_capabilities(sandy_error *err)
 
 
 /* Steps 4 and 5, common to both levels. */
-static int restrict_self(const sandy_resolved *r, bool with_view,
+static int restrict_self(const sandy_resolved *r, int abi, bool with_view,
 			 sandy_error *err)
 {
 	if (replace_keyring(err) != 0)
@@ -170,20 +170,20 @@ static int restrict_self(const sandy_resolved *r, bool with_view,
 		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "no_new_privs failed (errno %d)", errno);
 	if (LANDLOCK_LAYER &&
-	    sandy_landlock_restrict(r, sandy_landlock_abi(), with_view, err) != 0)
+	    sandy_landlock_restrict(r, abi, with_view, err) != 0)
 		return -1;
 	if (drop_capabilities(err) != 0)
 		return -1;
 	return SECCOMP_LAYER ? sandy_seccomp_load(r, err) : 0;
 }
 
-static int apply_full(const sandy_resolved *r, sandy_error *err)
+static int apply_full(const sandy_resolved *r, int abi, sandy_error *err)
 {
 	sandy_view view;
 	int rc;
 
 	if (!VIEW_LAYER)
-		return restrict_self(r, true, err);
+		return restrict_self(r, abi, true, err);
 	if (sandy_refuse_inherited_dirs(err) != 0 ||
 	    sandy_view_pin(r, &view, err) != 0)
 		return -1;
@@ -193,7 +193,7 @@ static int apply_full(const sandy_resolved *r, sandy_error *err)
 	sandy_view_release(&view);
 	if (rc != 0)
 		return -1;
-	return restrict_self(r, true, err);
+	return restrict_self(r, abi, true, err);
 }
 
 /* Without the view nothing governs chmod, chown, utime or xattr changes,
@@ -216,11 +216,16 @@ static int check_landlock_only_uid(sandy_error *err)
 int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
 		sandy_error *err)
 {
-	if (check_single_threaded(err) != 0 || check_landlock(err) != 0)
+	int abi;
+
+	if (check_single_threaded(err) != 0)
+		return -1;
+	abi = check_landlock(err);
+	if (abi < 0)
 		return -1;
 	if (level == SANDY_APPLY_LANDLOCK_ONLY)
 		return check_landlock_only_uid(err) != 0
 			       ? -1
-			       : restrict_self(r, false, err);
-	return apply_full(r, err);
+			       : restrict_self(r, abi, false, err);
+	return apply_full(r, abi, err);
 }
