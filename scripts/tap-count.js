@@ -1,38 +1,52 @@
 #!/usr/bin/env node
 'use strict'
 // A tap reporter (tap runs it with the raw TAP stream on stdin): passes the
-// stream through unchanged and writes the counts of LEAF assertions (a
-// subtest's own summary line is not counted again) to the file named by
-// SANDY_TAP_COUNT_FILE, for scripts/test.js to sum.
+// stream through unchanged and writes what scripts/test.js judges to the
+// file named by SANDY_TAP_COUNT_FILE:
+//   { pass, fail, skip, todo,                 counts of LEAF assertions
+//     files: { name: { pass, fail, skip, todo } },  the same per test file
+//     skips: [{ file, name, reason }], todos: [{ file, name, reason }] }
+// A subtest's own summary line is not counted again, except a failed one
+// whose subtest failed no assertion of its own (a crashed file, a coverage
+// shortfall), which is one failure, and a skipped one (a file with no test
+// at all, `1..0`, or a subtest skipped as a whole), which is one skip.
 const fs = require('node:fs')
 const { Parser } = require('tap-parser')
 
-const counts = { pass: 0, fail: 0, skip: 0, todo: 0 }
+const counts = { pass: 0, fail: 0, skip: 0, todo: 0, files: {}, skips: [], todos: [] }
+const KINDS = ['pass', 'fail', 'skip', 'todo']
 
-// Each subtest is announced as a child parser before its summary assert
-// arrives on the parent. A summary is not counted again, except a failed
-// one whose subtest failed no assertion of its own (a crashed file, a
-// coverage shortfall): that is one failure.
+function fileCounts (name) {
+  if (!counts.files[name]) counts.files[name] = Object.fromEntries(KINDS.map((k) => [k, 0]))
+  return counts.files[name]
+}
+
+// An assertion belongs to the test file that is its top-level subtest; an
+// assertion of the root stream itself (a file's summary) to that file.
 function watch (parser, state) {
   const children = []
   parser.on('child', (child) => {
-    const childState = { fails: 0, parent: state }
+    const childState = { fails: 0, parent: state, file: state ? state.file : child.name }
     children.push(childState)
     watch(child, childState)
   })
   parser.on('assert', (a) => {
     const summaryOf = children.length > 0 ? children.shift() : null
-    if (summaryOf && (a.ok || summaryOf.fails > 0)) return
-    if (a.todo) counts.todo++
-    else if (a.skip) counts.skip++
-    else if (a.ok) counts.pass++
-    else fail(state)
+    if (summaryOf && !a.skip && !a.todo && (a.ok || summaryOf.fails > 0)) return
+    const file = state ? state.file : (summaryOf ? summaryOf.file : a.name)
+    const kind = a.todo ? 'todo' : a.skip ? 'skip' : a.ok ? 'pass' : 'fail'
+    count(kind, file, summaryOf || state)
+    const reason = a.todo || a.skip
+    if (kind === 'skip' || kind === 'todo') {
+      counts[`${kind}s`].push({ file, name: a.name, reason: typeof reason === 'string' ? reason : '' })
+    }
   })
 }
 
-function fail (state) {
-  counts.fail++
-  for (let s = state; s; s = s.parent) s.fails++
+function count (kind, file, state) {
+  counts[kind]++
+  fileCounts(file)[kind]++
+  if (kind === 'fail') for (let s = state; s; s = s.parent) s.fails++
 }
 
 const root = new Parser()

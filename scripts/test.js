@@ -1,22 +1,32 @@
 #!/usr/bin/env node
 'use strict'
-// `npm test`: the whole suite, as CI runs it.
+// `npm test [-- --strict]`: the whole suite, in stages, each timed.
 //  1. the tap suite against the normal build (root and, inside the tests,
 //     an unprivileged user);
-//  2. the same suite against an ASan/UBSan build of the addon and launcher
-//     (skipped with SANDY_TEST_NO_ASAN=1 for quick local runs);
-// then one closing line "N passed, N failed" computed from the real results.
+//  2. an ASan/UBSan build of the addon and launcher, checked to link the
+//     sanitizer runtimes;
+//  3. the same suite against that build (switched off with
+//     SANDY_TEST_NO_ASAN=1 for quick local runs, which strict mode refuses).
+// Then what could not be covered, the stage times, and one closing line
+// "N passed, N failed, N skipped" computed from the real results
+// (scripts/test-verdict.js says how strict mode judges them).
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
+const { judge } = require('./test-verdict.js')
 
 const root = path.resolve(__dirname, '..')
 const tap = path.join(root, 'node_modules', '.bin', 'tap')
+const strict = process.argv.slice(2).includes('--strict')
+const unknown = process.argv.slice(2).filter((a) => a !== '--strict')
+if (unknown.length > 0) {
+  console.error(`usage: npm test [-- --strict] (unknown argument ${unknown[0]})`)
+  process.exit(2)
+}
 
-function runTap (label, cwd, env, extraArgs = []) {
+function runTap (cwd, env, extraArgs = []) {
   const countFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-count-')), 'counts.json')
-  console.log(`\n# ${label}`)
   const r = spawnSync(tap, ['--reporter', path.join(__dirname, 'tap-count.js'), ...extraArgs], {
     cwd,
     stdio: 'inherit',
@@ -26,55 +36,83 @@ function runTap (label, cwd, env, extraArgs = []) {
   try {
     counts = JSON.parse(fs.readFileSync(countFile, 'utf8'))
   } catch {
-    console.log(`# ${label}: no results were reported`)
+    console.log('# no results were reported')
   }
+  fs.rmSync(path.dirname(countFile), { recursive: true, force: true })
   // A non-zero exit with no failed assertion (coverage below 100%, a crashed
   // file) is still a failure.
   if (r.status !== 0 && counts.fail === 0) counts.fail = 1
   return counts
 }
 
-// node is not instrumented: the runtimes the sanitized launcher links are
-// preloaded into node, and scripts/asan-preload.js keeps them out of the
-// other programs the tests spawn.
-function sanitizerEnv () {
-  const launcher = path.join(root, 'build-asan', 'build', 'Release', 'sandy-launcher')
-  const ldd = spawnSync('ldd', [launcher], { encoding: 'utf8' }).stdout
-  const runtimes = [...ldd.matchAll(/(\/\S*lib(?:asan|ubsan)\.so\S*)/g)].map((m) => m[1])
-  return {
-    LD_PRELOAD: runtimes.join(':'),
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS || ''} --require ${path.join(__dirname, 'asan-preload.js')}`.trim(),
-    ASAN_OPTIONS: 'detect_leaks=0:abort_on_error=1',
-    UBSAN_OPTIONS: 'halt_on_error=1:print_stacktrace=1'
-  }
+const ASAN = path.join(root, 'build-asan')
+const sanitized = [path.join(ASAN, 'build', 'Release', 'sandy.node'), path.join(ASAN, 'build', 'Release', 'sandy-launcher')]
+
+function runtimesOf (file) {
+  const ldd = spawnSync('ldd', [file], { encoding: 'utf8' }).stdout || ''
+  return [...ldd.matchAll(/(\/\S*lib(asan|ubsan)\.so\S*)/g)].map((m) => ({ path: m[1], name: m[2] }))
 }
 
+// Both sanitized binaries must link both runtimes, or the stage would test
+// an ordinary build under a misleading name.
 function buildAsan () {
   const r = spawnSync('bash', [path.join(__dirname, 'build-asan.sh')], { cwd: root, stdio: 'inherit' })
-  return r.status === 0
+  if (r.status !== 0) return { pass: 0, fail: 1 }
+  let fail = 0
+  for (const file of sanitized) {
+    const names = new Set(runtimesOf(file).map((x) => x.name))
+    const ok = names.has('asan') && names.has('ubsan')
+    console.log(`${ok ? 'ok' : 'not ok'} - ${path.relative(root, file)} links the ASan and UBSan runtimes`)
+    if (!ok) fail++
+  }
+  return { pass: sanitized.length - fail, fail, files: {} }
 }
 
-const total = { pass: 0, fail: 0 }
-function add (c) {
-  total.pass += c.pass
-  total.fail += c.fail
-}
-
-add(runTap('suite', root, {}))
-if (process.env.SANDY_TEST_NO_ASAN !== '1') {
-  if (buildAsan()) {
-    // The checks that build and run their own binaries (layer builds, C
-    // tests, fuzzing) have nothing to add against the sanitized addon.
-    const files = fs.readdirSync(path.join(root, 'test'))
-      .filter((f) => f.endsWith('.test.js') && !['layers.test.js', 'native.test.js'].includes(f))
-      .map((f) => path.join('test', f))
-    add(runTap('suite under ASan/UBSan', path.join(root, 'build-asan'), sanitizerEnv(), ['--disable-coverage', ...files]))
-  } else {
-    console.log('# the ASan/UBSan build failed')
-    total.fail += 1
+// node is not instrumented: the runtimes the sanitized launcher links are
+// preloaded into node, and scripts/asan-preload.js keeps them out of the
+// other programs the tests spawn. The sanitizer options reach the launcher
+// through the tests' spawn environments (test/helpers/sandbox.js).
+function sanitizerEnv () {
+  return {
+    LD_PRELOAD: [...new Set(runtimesOf(sanitized[1]).map((x) => x.path))].join(':'),
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS || ''} --require ${path.join(__dirname, 'asan-preload.js')}`.trim(),
+    ASAN_OPTIONS: 'detect_leaks=0:abort_on_error=1',
+    UBSAN_OPTIONS: 'halt_on_error=1:print_stacktrace=1',
+    SANDY_TEST_STAGE: 'asan'
   }
 }
-const line = `${total.pass} passed, ${total.fail} failed`
-fs.writeFileSync(path.join(root, '.test-results'), line + '\n')
-console.log(line)
-process.exit(total.fail === 0 ? 0 : 1)
+
+// The checks that build and run their own binaries (layer builds, C tests,
+// fuzzing) have nothing to add against the sanitized addon.
+const NOT_UNDER_ASAN = ['layers.test.js', 'native.test.js']
+
+const stages = []
+function stage (name, fn) {
+  console.log(`\n# stage: ${name}`)
+  const started = process.hrtime.bigint()
+  const counts = fn()
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9
+  console.log(`# stage: ${name}: ${seconds.toFixed(1)} s`)
+  stages.push({ name, seconds, counts })
+  return counts
+}
+
+stage('suite', () => runTap(root, { SANDY_TEST_STAGE: 'main' }))
+if (process.env.SANDY_TEST_NO_ASAN === '1') {
+  for (const name of ['ASan/UBSan build', 'suite under ASan/UBSan']) {
+    stages.push({ name, seconds: 0, disabled: 'SANDY_TEST_NO_ASAN=1' })
+  }
+} else if (stage('ASan/UBSan build', buildAsan).fail === 0) {
+  const files = fs.readdirSync(path.join(root, 'test'))
+    .filter((f) => f.endsWith('.test.js') && !NOT_UNDER_ASAN.includes(f))
+    .map((f) => path.join('test', f))
+  console.log(`# not run under ASan/UBSan (they build and run their own binaries): ${NOT_UNDER_ASAN.join(', ')}`)
+  stage('suite under ASan/UBSan', () => runTap(ASAN, sanitizerEnv(), ['--disable-coverage', ...files]))
+}
+
+const verdict = judge({ stages, strict, uid: process.getuid(), allowlist: require('../test/allowed-skips.js') })
+console.log('')
+for (const line of verdict.lines) console.log(line)
+fs.writeFileSync(path.join(root, '.test-results'), verdict.closing + '\n')
+console.log(verdict.closing)
+process.exit(verdict.ok ? 0 : 1)

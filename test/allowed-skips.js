@@ -1,0 +1,14 @@
+'use strict'
+// The skips strict mode (`npm test -- --strict`, what CI runs) accepts.
+// Every other skip, every todo and every test file in which nothing passed
+// fails a strict run (scripts/test-verdict.js). Each entry matches a skip's
+// "name # reason" text, optionally in one file, and says why it may stand.
+// Keep this list short: a skip here is something CI never tests.
+module.exports = [
+  {
+    match: /^not covered: landlock backend as root\b/,
+    why: 'The Landlock-only level has no view, so chmod and chown would reach every file uid 0 owns: ' +
+      'the provider does not offer it to uid 0 and the launcher refuses uid 0 there (both refusals are tested). ' +
+      'Its cases run as uid 65534 in the same run.'
+  }
+]
