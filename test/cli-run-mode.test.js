@@ -5,15 +5,11 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
-const sandy = require('..')
-const { users } = require('./helpers/sandbox.js')
+const { users, backendsFor, withSanitizerEnv } = require('./helpers/sandbox.js')
 const { runCommand } = require('../lib/cli-run.js')
 const { main } = require('../lib/cli.js')
 
 const SANDY = path.join(__dirname, '..', 'bin', 'sandy')
-// (a root process is not offered the Landlock-only level; the CLI run as
-// uid 65534 is, by its own probe)
-const backends = ['sandy', 'bwrap', 'landlock'].filter((b) => sandy.probe().backends[b].usable || (b === 'landlock' && process.geteuid() === 0))
 
 const dir = fs.realpathSync(fs.mkdtempSync('/var/tmp/sandy-cli-'))
 fs.chmodSync(dir, 0o755)
@@ -23,7 +19,7 @@ t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
 function cli (user, args, cwd) {
   const argv = [...user.wrap, '/usr/bin/env', '-u', 'NODE_OPTIONS', process.execPath, SANDY, ...args]
   return new Promise((resolve) => {
-    const child = spawn(argv[0], argv.slice(1), { cwd, env: { PATH: '/usr/bin:/bin' }, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(argv[0], argv.slice(1), { cwd, env: withSanitizerEnv({ PATH: '/usr/bin:/bin' }), stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => { stdout += d })
@@ -40,8 +36,9 @@ for (const user of users()) {
     fs.mkdirSync(d)
     fs.chownSync(d, user.uid, user.gid)
   }
-  // (the Landlock-only level refuses uid 0: test/provider.test.js)
-  for (const backend of backends.filter((b) => b !== 'landlock' || user.uid !== 0)) {
+  // (a root process is not offered the Landlock-only level; the CLI run as
+  // uid 65534 is, by its own probe)
+  for (const backend of backendsFor(t, user, ['sandy', 'bwrap', 'landlock'])) {
     t.test(`sandy run --mode with ${backend} [${user.name}]`, async (t) => {
       const write = (target) => ['/bin/sh', '-c', `echo x > ${target}`]
       const made = path.join(ws, `made-${backend}`)

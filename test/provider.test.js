@@ -8,7 +8,8 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const sandy = require('..')
-const { users } = require('./helpers/sandbox.js')
+const { users, plainNodeEnv } = require('./helpers/sandbox.js')
+const { UNCOVERED } = require('../scripts/test-verdict.js')
 
 const { createLocalSandboxProvider, classifyExit, classifySpawnError, SandboxUnavailableError } = sandy
 const BACKENDS = ['sandy', 'bwrap', 'landlock']
@@ -72,9 +73,11 @@ function landlockFromRoot () {
     t.equal(err.code, 'SANDBOX_UNAVAILABLE')
     t.match(err.reasons.join('\n'), /landlock: the Landlock-only level does not confine uid 0/)
     // as a plain node script, without this runner's hooks and variables
-    const plain = Object.fromEntries(Object.keys(process.env).filter((k) => k.startsWith('TAP') || k === 'NODE_OPTIONS' || k === 'NODE_V8_COVERAGE').map((k) => [k, undefined]))
+    const plain = Object.fromEntries(Object.keys(process.env).filter((k) => !(k in plainNodeEnv())).map((k) => [k, undefined]))
     const again = await run([...NOBODY, process.execPath, __filename], { cwd: '/', timeout: 120000, env: { ...plain, SANDY_TEST_ONLY_BACKEND: 'landlock' } })
     t.equal(again.code, 0, `the landlock cases pass as uid 65534 (${again.stdout.split('\n').filter((l) => /not ok/.test(l)).join('; ')})`)
+    t.match(again.stdout, /^ok \d+ - landlock backend/m, 'the landlock backend\'s cases ran')
+    t.notMatch(again.stdout, /# (SKIP|TODO)/i, 'and none was skipped')
     // an argv made by an unprivileged provider, run as root
     const file = path.join(ws, 'root-ran')
     const script = `console.log(JSON.stringify(require(${JSON.stringify(path.join(__dirname, '..'))}).createLocalSandboxProvider({ backend: 'landlock' }).confine(['/bin/sh', '-c', 'echo x > ${file}'], { mode: 'workspace-write', workspaceRoot: ${JSON.stringify(ws)} })))`
@@ -94,7 +97,10 @@ for (const backend of BACKENDS) {
     landlockFromRoot()
     continue
   }
-  if (!usable.includes(backend)) continue
+  if (!usable.includes(backend)) {
+    t.skip(`${UNCOVERED} ${backend} backend: ${sandy.probe().backends[backend].reason}`)
+    continue
+  }
   t.test(`${backend} backend`, async (t) => {
     const provider = createLocalSandboxProvider({ backend })
     const dir = base(t)
@@ -183,13 +189,26 @@ t.test('each backend speaks its own denial dialect', async (t) => {
   if (process.geteuid() !== 0) t.same(dialect('landlock'), ['Permission denied', 'Operation not permitted'], 'no view, no EROFS')
 })
 
-t.test('reads everywhere includes /proc, without other processes\' roots', async (t) => {
-  const dir = base(t)
-  const c = createLocalSandboxProvider({ backend: 'sandy' }).confine(sh('head -1 /proc/self/status && ls /proc/1/root'), { mode: 'read-only', workspaceRoot: dir })
-  const r = await run(c.argv, { cwd: dir, wrap: users().at(-1).wrap })
-  t.match(r.stdout, /^Name:/, r.stderr)
-  t.match(r.stderr, /\/proc\/1\/root.*Permission denied/)
-})
+// The process looked at belongs to the user who looks, and runs outside
+// the sandbox: unconfined, that user can list its root.
+for (const user of users()) {
+  t.test(`reads everywhere includes /proc, without other processes' roots [${user.name}]`, async (t) => {
+    const dir = base(t)
+    const [cmd, ...args] = [...user.wrap, '/bin/sleep', '60']
+    const host = spawn(cmd, args, { stdio: 'ignore' })
+    t.teardown(() => host.kill())
+    await new Promise((resolve) => host.on('spawn', resolve))
+    const look = sh(`head -1 /proc/self/status && ls /proc/${host.pid}/root/`)
+    const bare = await run(look, { cwd: dir, wrap: user.wrap })
+    t.equal(bare.code, 0, `unconfined, the root of process ${host.pid} is listed (${bare.stderr.trim()})`)
+    t.match(bare.stdout, /\netc\n/)
+    const c = createLocalSandboxProvider({ backend: 'sandy' }).confine(look, { mode: 'read-only', workspaceRoot: dir })
+    const r = await run(c.argv, { cwd: dir, wrap: user.wrap })
+    t.match(r.stdout, /^Name:/, r.stderr)
+    t.notMatch(r.stdout, /\netc\n/, 'confined, nothing is listed')
+    t.match(r.stderr, new RegExp(`/proc/${host.pid}/root.*Permission denied`))
+  })
+}
 
 t.test('arbitration follows the design order and is cached', async (t) => {
   const provider = createLocalSandboxProvider()

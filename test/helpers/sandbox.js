@@ -10,10 +10,11 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { spawn, execFileSync } = require('node:child_process')
+const { spawn, spawnSync, execFileSync } = require('node:child_process')
 
-const { SandboxPolicy, AccessMode, PathScope, NetworkPolicy } = require('../../lib/index.js')
+const { SandboxPolicy, AccessMode, PathScope, NetworkPolicy, createLocalSandboxProvider, probe } = require('../../lib/index.js')
 const { confineWith } = require('../../lib/confine.js')
+const { UNCOVERED } = require('../../scripts/test-verdict.js')
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures')
 const SETPRIV = '/usr/bin/setpriv'
@@ -27,7 +28,8 @@ function launcherOverride () {
 }
 
 // Root runs every case twice: as itself and as nobody. Anyone else runs as
-// itself only (it cannot become another user).
+// itself only (it cannot become another user; `npm test` says so at the
+// end, and its strict mode fails such a run).
 function users () {
   if (process.getuid() !== 0) {
     return [{ name: `uid ${process.getuid()}`, uid: process.getuid(), gid: process.getgid(), wrap: [] }]
@@ -41,6 +43,57 @@ function users () {
       wrap: [SETPRIV, `--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups']
     }
   ]
+}
+
+// The variables of the sanitizer stage (scripts/test.js) that the spawned
+// launcher must see too, whatever environment a test gives it.
+const SANITIZER_VARS = ['ASAN_OPTIONS', 'UBSAN_OPTIONS']
+function withSanitizerEnv (env) {
+  const out = { ...env }
+  for (const k of SANITIZER_VARS) if (process.env[k] !== undefined && out[k] === undefined) out[k] = process.env[k]
+  return out
+}
+
+const ROOT_REFUSED = 'the Landlock-only level refuses uid 0 (no view: chmod and chown would reach every file root owns)'
+
+// The backends a case runs on for a user: those named, less the ones this
+// host cannot run or that refuse the user, each of which is recorded as a
+// skip that names it ("not covered: ..."), so a run says what it missed.
+// A root process's probe never offers the Landlock-only level; for uid
+// 65534 it is taken as usable here and the case confines through
+// confineAs(), whose provider runs as that user and probes for itself.
+function backendsFor (t, user, names) {
+  const report = probe()
+  return names.filter((b) => {
+    let why = null
+    if (b === 'landlock' && user.uid === 0) why = ROOT_REFUSED
+    else if (!(b === 'landlock' && process.geteuid() === 0) && !report.backends[b].usable) why = report.backends[b].reason
+    if (why) t.skip(`${UNCOVERED} ${b} backend as ${user.name}: ${why}`)
+    return why === null
+  })
+}
+
+// The environment of a plain node process of the tests: without tap's
+// hooks and variables.
+function plainNodeEnv (extra = {}) {
+  const env = { ...process.env, ...extra }
+  for (const k of Object.keys(env)) {
+    if (k.startsWith('TAP') || k.startsWith('_TAP') || k === 'NODE_OPTIONS' || k === 'NODE_V8_COVERAGE') delete env[k]
+  }
+  return env
+}
+
+// provider.confine(argv, request) for an argv the user will run: in this
+// process, except for the Landlock-only level, which a root provider does
+// not offer: that argv comes from a node process of the user.
+function confineAs (user, backend, argv, request) {
+  if (backend !== 'landlock' || user.uid === process.geteuid()) return createLocalSandboxProvider({ backend }).confine(argv, request)
+  const script = `const [pkg, args] = process.argv.slice(1); const a = JSON.parse(args)
+    process.stdout.write(JSON.stringify(require(pkg).createLocalSandboxProvider({ backend: a.backend }).confine(a.argv, a.request)))`
+  const r = spawnSync(user.wrap[0], [...user.wrap.slice(1), process.execPath, '-e', script, path.join(__dirname, '..', '..'),
+    JSON.stringify({ backend, argv, request })], { cwd: '/', env: plainNodeEnv(), encoding: 'utf8' })
+  if (r.status !== 0) throw new Error(`confine as ${user.name} failed: ${r.error || r.stderr}`)
+  return JSON.parse(r.stdout)
 }
 
 // Compiles the fixtures into a fresh directory that every user can read
@@ -123,7 +176,7 @@ function run (user, { argv, policy = null, cwd, prefix = [], extraFds = [], env,
   return new Promise((resolve, reject) => {
     const child = spawn(full[0], full.slice(1), {
       cwd,
-      env: env || { PATH: '/usr/bin', LANG: 'C', LC_ALL: 'C' },
+      env: withSanitizerEnv(env || { PATH: '/usr/bin', LANG: 'C', LC_ALL: 'C' }),
       stdio: ['ignore', 'pipe', 'pipe', ...extraFds],
       timeout
     })
@@ -223,5 +276,9 @@ module.exports = {
   escapeCase,
   allowedCase,
   launcherOverride,
+  backendsFor,
+  confineAs,
+  plainNodeEnv,
+  withSanitizerEnv,
   FAIL_LINE
 }
