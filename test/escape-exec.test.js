@@ -20,6 +20,7 @@ const LIBDIR = path.dirname(fs.realpathSync('/lib/x86_64-linux-gnu/libc.so.6'))
 function make (user, { subprocesses = false } = {}) {
   const root = tree(fx, user, {
     'ws/file': 'ws\n',
+    'ws/op': { copy: fx.op },
     'ro/op': { copy: fx.op },
     'ro/hello': { copy: fx.hello },
     'xd/op': { copy: fx.op },
@@ -63,13 +64,22 @@ escapeCase(t, fx, 'execve of a read-only-granted program from inside', (user) =>
   return { ...s, argv: [fx.op, 'exec', s.at('ro/op'), 'hello'], errnos: EXEC_DENIED }
 })
 
+escapeCase(t, fx, 'execve of a program in the writable grant', (user) => {
+  const s = make(user, { subprocesses: true })
+  return { ...s, argv: [fx.op, 'exec', s.at('ws/op'), 'hello'], errnos: EXEC_DENIED }
+})
+
 escapeCase(t, fx, 'the ELF interpreter loading a read-only-granted program', (user) => {
   const s = make(user)
   return {
     ...s,
     argv: [LDSO, s.at('ro/hello')],
+    // ld.so maps the program itself: the PROT_EXEC mapping is what is
+    // refused, and ld.so reports it as a loading error (exit 127)
     expectConfined: (t, r) => {
-      t.not(r.code, 0, `ld.so fails (${describe(r)})`)
+      t.equal(r.code, 127, `ld.so's loading-error status (${describe(r)})`)
+      t.match(r.stderr, /error while loading shared libraries: .*hello: failed to map segment from shared object/, 'refused at the executable mapping')
+      t.notMatch(r.stderr, /sandy-launcher: fatal:/, 'not a runner failure')
       ranNothing(t, r)
     }
   }

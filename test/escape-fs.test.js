@@ -75,6 +75,22 @@ escapeCase(t, fx, 'host files such as /etc/hostname are invisible', (user) => {
   return { ...s, argv: op('stat', '/etc/hostname'), errnos: HIDDEN }
 })
 
+escapeCase(t, fx, '/proc is invisible unless granted', (user) => {
+  const s = standard(user)
+  return { ...s, argv: op('stat', '/proc/self/status'), errnos: HIDDEN }
+})
+
+// The host root's top-level symlinks (/bin -> usr/bin on merged-/usr hosts)
+// lead into the view, so a grant of /usr serves its old spellings too.
+allowedCase(t, fx, 'a grant of /usr serves /bin/sh through the host\'s /bin link', (user) => {
+  const s = standard(user)
+  return {
+    ...s,
+    policy: s.policy.grant('/usr', AccessMode.Read, PathScope.Subtree).allowExecute('/usr', PathScope.Subtree),
+    argv: ['/bin/sh', '-c', 'test -x /bin/sh && echo ok']
+  }
+})
+
 // ---- symlinks from the writable grant to the outside ----------------------
 for (const [name, link, errnos] of [
   ['an absolute symlink to an ungranted file', { symlink: '@/out/file' }, HIDDEN],

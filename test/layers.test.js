@@ -8,6 +8,10 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawn, execFileSync } = require('node:child_process')
 
+// It runs the escape suite once per layer: more than the runner's default
+// per-file time on a loaded 2-core machine.
+t.setTimeout(600000)
+
 const root = path.join(__dirname, '..')
 const suite = fs.readdirSync(__dirname).filter((f) => /^escape-.*\.test\.js$/.test(f)).map((f) => path.join(__dirname, f))
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-layers-'))

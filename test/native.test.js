@@ -20,10 +20,36 @@ function run (argv) {
   })
 }
 
+// Each line of the C harness (csrc/test/harness.h: "ok   WHAT", "FAIL WHAT",
+// "skip WHAT (WHY)") becomes one assertion here, so its skips and failures
+// are counted and judged with the rest; each program's own closing line
+// "NAME: N passed, N failed, N skipped" must agree with what was read.
+function harness (t, output) {
+  const seen = { passed: 0, failed: 0, skipped: 0 }
+  for (const line of output.split('\n')) {
+    const m = /^(ok {2}|FAIL|skip) (.*)$/.exec(line)
+    if (!m) continue
+    const [key, report] = { FAIL: ['failed', t.fail], skip: ['skipped', t.skip] }[m[1]] || ['passed', t.pass]
+    seen[key]++
+    report.call(t, `C: ${m[2]}`)
+  }
+  const claimed = { passed: 0, failed: 0, skipped: 0 }
+  for (const m of output.matchAll(/^\S+: (\d+) passed, (\d+) failed, (\d+) skipped$/gm)) {
+    claimed.passed += Number(m[1])
+    claimed.failed += Number(m[2])
+    claimed.skipped += Number(m[3])
+  }
+  return { seen, claimed }
+}
+
 t.test('Landlock and seccomp C tests', async (t) => {
   const r = await run(['bash', 'scripts/c-tests.sh'])
   t.equal(r.code, 0, r.output.slice(-3000))
   t.match(r.output, /c-tests: all passed/)
+  const { seen, claimed } = harness(t, r.output)
+  // (c-tests.sh prints one "ok" line of its own: the filters are current)
+  t.same({ ...seen, passed: seen.passed - 1 }, claimed, 'every result the C programs counted was read')
+  t.ok(claimed.passed > 50, `${claimed.passed} C checks passed`)
 })
 
 t.test('the policy document parser survives a bounded fuzz run', async (t) => {

@@ -264,7 +264,7 @@ t.test('parsing makes no file-name system call (strace)', async (t) => {
   `
   const log = path.join(dir, 'trace')
   const r = spawnSync(strace, ['-f', '-e', 'trace=%file,write', '-o', log, process.execPath, '-e', script], { encoding: 'utf8' })
-  if (r.status !== 0 || !fs.existsSync(log)) return t.skip(`strace could not trace here: ${r.stderr.slice(0, 200)}`)
+  if (r.status !== 0 || !fs.existsSync(log)) return t.skip(`strace could not trace here: ${r.error || (r.stderr || '').slice(0, 200)}`)
   const lines = fs.readFileSync(log, 'utf8').split('\n')
   const begin = lines.findIndex((l) => l.includes('SANDY-BEGIN'))
   const end = lines.findIndex((l) => l.includes('SANDY-END'))
