@@ -42,6 +42,7 @@
             "csrc/launcher.c",
             "<@(core_sources)",
             "csrc/linux/apply.c",
+            "csrc/linux/self.c",
             "csrc/linux/guard.c",
             "csrc/linux/descriptors.c",
             "csrc/linux/namespaces.c",
@@ -54,6 +55,19 @@
           "conditions": [
             ["sanitize==0", {"ldflags": ["-static"]}],
             ["sanitize==1", {"cflags_c": ["<@(sanitize_cflags)"], "ldflags": ["-fsanitize=address,undefined"]}]
+          ]
+        },
+        {
+          "target_name": "sandy-launcher-digest",
+          "type": "none",
+          "dependencies": ["sandy-launcher"],
+          "actions": [
+            {
+              "action_name": "record_launcher_digest",
+              "inputs": ["<(module_root_dir)/build/<(CONFIGURATION_NAME)/sandy-launcher"],
+              "outputs": ["<(module_root_dir)/build/<(CONFIGURATION_NAME)/sandy-launcher.sha256"],
+              "action": ["sh", "scripts/launcher-digest.sh", "<@(_inputs)", "<@(_outputs)"]
+            }
           ]
         }
       ]

@@ -787,61 +787,129 @@ static napi_value get_mode_root(napi_env env, napi_value *argv, sandy_mode *mode
 	return argv[0];
 }
 
-/* seamLauncherWords(mode, root, landlockOnly, nonce) -> the launcher's words */
+/* The launcher copies' directories (lib/launcher-copy.js): an array of at
+ * most DIRS_MAX canonical absolute paths, copied whole (never truncated);
+ * free with dirs_free() whatever get_dirs() returned. */
+#define DIRS_MAX 8
+typedef struct dir_list {
+	char *d[DIRS_MAX];
+	size_t n;
+} dir_list;
+
+static void dirs_free(dir_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->d[i]);
+	l->n = 0;
+}
+
+static napi_value bad_dirs(napi_env env)
+{
+	napi_throw_range_error(env, "ESANDYARGS",
+			       "protected directories: at most 8 absolute paths");
+	return NULL;
+}
+
+static napi_value get_dirs(napi_env env, napi_value v, dir_list *l)
+{
+	uint32_t len;
+	size_t n;
+
+	if (get_length(env, v, &len) == NULL)
+		return NULL;
+	if (len > DIRS_MAX)
+		return bad_dirs(env);
+	for (uint32_t i = 0; i < len; i++) {
+		napi_value e = get_element(env, v, i);
+
+		if (e == NULL)
+			return NULL;
+		CHECK(napi_get_value_string_utf8(env, e, NULL, 0, &n));
+		if (n == 0 || n > SANDY_PATH_MAX_BYTES)
+			return bad_dirs(env);
+		if ((l->d[l->n] = malloc(n + 1)) == NULL)
+			return throw_oom(env);
+		CHECK(napi_get_value_string_utf8(env, e, l->d[l->n++], n + 1,
+						 &n));
+		if (l->d[l->n - 1][0] != '/' || strlen(l->d[l->n - 1]) != n)
+			return bad_dirs(env);
+	}
+	return v;
+}
+
+/* seamLauncherWords(mode, root, landlockOnly, nonce, protect) -> the
+ * launcher's words; each protected directory is a deny_write_exact */
 static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 {
-	napi_value argv[4], out;
+	napi_value argv[5], out = NULL;
 	char nonce[SANDY_NONCE_MAX + 2];
 	bool landlock_only;
 	sandy_seam_level level;
 	sandy_mode mode;
 	char root[SANDY_PATH_MAX_BYTES + 2];
+	dir_list protect = {0};
 	sandy_policy p;
 	sandy_error err;
 	char **words;
 	size_t n = 0;
 
-	if (get_args(env, info, 4, argv) == NULL ||
+	if (get_args(env, info, 5, argv) == NULL ||
 	    get_mode_root(env, argv, &mode, root, sizeof(root)) == NULL ||
 	    get_bool(env, argv[2], &landlock_only) == NULL ||
-	    get_nonce(env, argv[3], nonce, sizeof(nonce)) == NULL)
-		return NULL;
+	    get_nonce(env, argv[3], nonce, sizeof(nonce)) == NULL ||
+	    get_dirs(env, argv[4], &protect) == NULL)
+		goto done;
 	level = landlock_only ? SANDY_SEAM_LANDLOCK_ONLY : SANDY_SEAM_FULL;
 	if (sandy_seam_policy(mode, level, root, &p, &err) != 0) {
 		napi_throw_error(env, "ESANDYSEAM", err.message);
-		return NULL;
+		goto done;
+	}
+	if (sandy_seam_protect(&p, (const char *const *)protect.d, protect.n,
+			       &err) != 0) {
+		sandy_policy_free(&p);
+		napi_throw_error(env, "ESANDYSEAM", err.message);
+		goto done;
 	}
 	words = sandy_seam_launcher_argv(&p, mode, level, nonce[0] ? nonce : NULL,
 					 &n);
 	sandy_policy_free(&p);
 	out = words_to_js(env, words, n);
+done:
+	dirs_free(&protect);
 	return out;
 }
 
-/* bwrapArgv(launcher, nonce, bwrapPath, mode, root, rootId) -> the words
- * before the command: the launcher as guard, then bubblewrap's */
+/* bwrapArgv(launcher, nonce, bwrapPath, mode, root, rootId, protect) ->
+ * the words before the command: the launcher as guard, then bubblewrap's */
 static napi_value bwrap_argv(napi_env env, napi_callback_info info)
 {
-	napi_value argv[6];
+	napi_value argv[7], out = NULL;
 	char launcher[SANDY_PATH_MAX_BYTES + 2], nonce[SANDY_NONCE_MAX + 2];
 	char bwrap[256], root[SANDY_PATH_MAX_BYTES + 2], root_id[48];
-	sandy_bwrap_call c = {launcher, nonce, bwrap, 0, root, root_id};
+	dir_list protect = {0};
+	sandy_bwrap_call c = {launcher, nonce, bwrap, 0, root, root_id, NULL, 0};
 	char **words;
 	size_t n = 0;
 
-	if (get_args(env, info, 6, argv) == NULL ||
+	if (get_args(env, info, 7, argv) == NULL ||
 	    get_cstring(env, argv[0], launcher, sizeof(launcher)) == NULL ||
 	    get_nonce(env, argv[1], nonce, sizeof(nonce)) == NULL ||
 	    get_cstring(env, argv[2], bwrap, sizeof(bwrap)) == NULL ||
 	    get_mode_root(env, argv + 3, &c.mode, root, sizeof(root)) == NULL ||
-	    get_cstring(env, argv[5], root_id, sizeof(root_id)) == NULL)
-		return NULL;
+	    get_cstring(env, argv[5], root_id, sizeof(root_id)) == NULL ||
+	    get_dirs(env, argv[6], &protect) == NULL)
+		goto done;
 	if (nonce[0] == '\0') {
 		napi_throw_type_error(env, "ESANDYARGS", "a nonce is required");
-		return NULL;
+		goto done;
 	}
+	c.protect = (const char *const *)protect.d;
+	c.n_protect = protect.n;
 	words = sandy_bwrap_argv(&c, &n);
-	return words_to_js(env, words, n);
+	out = words_to_js(env, words, n);
+done:
+	dirs_free(&protect);
+	return out;
 }
 
 static napi_value init(napi_env env, napi_value exports)

@@ -22,5 +22,12 @@ typedef enum sandy_apply_level {
 int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
 		sandy_error *err);
 
+/* Before sandy_apply: the launcher's own directory may not be writable by
+ * the command. At the full level it joins r as a deny_write_exact (the
+ * view makes it read-only and unrenamable); at the Landlock-only level a
+ * read_write grant of it or of any directory above it is refused. */
+int sandy_protect_self(sandy_resolved *r, sandy_apply_level level,
+		       sandy_error *err);
+
 
 #endif

@@ -139,6 +139,7 @@ int main(int argc, char *argv[])
 	sandy_launch launch;
 	sandy_resolved resolved;
 	sandy_error err = {0};
+	sandy_apply_level level;
 	int target;
 
 	/* read before anything can fail, so every fatal line carries it */
@@ -166,10 +167,10 @@ int main(int argc, char *argv[])
 			   "the working directory is not covered by a grant");
 		die(&err, nonce);
 	}
-	if (sandy_apply(&resolved,
-			launch.landlock_only ? SANDY_APPLY_LANDLOCK_ONLY
-					     : SANDY_APPLY_FULL,
-			&err) != 0)
+	level = launch.landlock_only ? SANDY_APPLY_LANDLOCK_ONLY
+				     : SANDY_APPLY_FULL;
+	if (sandy_protect_self(&resolved, level, &err) != 0 ||
+	    sandy_apply(&resolved, level, &err) != 0)
 		die(&err, nonce);
 	sandy_resolved_free(&resolved);
 	sandy_launch_free(&launch);

@@ -108,8 +108,7 @@ static char *path_join(const char *a, const char *b, size_t b_len)
 	return joined;
 }
 
-/* Component-wise containment: "/a/b" contains "/a/b/c", not "/a/bc". */
-static bool path_contains(const char *outer, const char *inner)
+bool sandy_path_contains(const char *outer, const char *inner)
 {
 	size_t n = strlen(outer);
 
@@ -620,8 +619,8 @@ static bool denied(const sandy_rdeny *d, size_t n, const char *path)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (path_contains(d[i].canonical, path) ||
-		    (d[i].lexical && path_contains(d[i].lexical, path)))
+		if (sandy_path_contains(d[i].canonical, path) ||
+		    (d[i].lexical && sandy_path_contains(d[i].lexical, path)))
 			return true;
 	return false;
 }
@@ -637,7 +636,7 @@ bool sandy_resolved_covers_cwd(const sandy_resolved *r)
 		const sandy_rgrant *g = &r->grants[i];
 
 		granted = g->scope == SANDY_SCOPE_SUBTREE
-				  ? path_contains(g->path, r->cwd)
+				  ? sandy_path_contains(g->path, r->cwd)
 				  : strcmp(g->path, r->cwd) == 0;
 	}
 	return granted && !denied(r->deny_subtrees, r->n_deny_subtrees, r->cwd);

@@ -3,12 +3,14 @@
 #include <dirent.h>
 #include <stdbool.h>
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #include "guard.h"
 #include "launcher.h"
 #include "policy_argv.h"
+#include "resolve.h"
 
 /* ---- dialects --------------------------------------------------------- */
 
@@ -167,6 +169,17 @@ fail:
 			  "cannot list the host's top-level directories");
 }
 
+int sandy_seam_protect(sandy_policy *p, const char *const *dirs, size_t n,
+		       sandy_error *err)
+{
+	for (size_t i = 0; i < n; i++)
+		if (sandy_policy_deny_write_exact(p, dirs[i], strlen(dirs[i])) !=
+		    0)
+			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+					  "protect[%zu]: cannot be added", i);
+	return 0;
+}
+
 char **sandy_seam_launcher_argv(const sandy_policy *p, sandy_mode mode,
 				sandy_seam_level level, const char *nonce,
 				size_t *count)
@@ -190,6 +203,46 @@ static void append(const char **words, size_t *n, const char *const *list)
 {
 	for (size_t i = 0; list[i] != NULL; i++)
 		words[(*n)++] = list[i];
+}
+
+/* Words for one protected directory inside the writable root: every
+ * directory strictly between the root and it bound onto itself (a mount
+ * point cannot be renamed), then the directory itself read-only. Each
+ * prefix is its own allocation in *owned, freed by the caller. */
+static int protect_words(const char *root, const char *dir, const char **words,
+			 size_t *n, char **owned, size_t *n_owned)
+{
+	size_t start = strcmp(root, "/") == 0 ? 0 : strlen(root);
+
+	if (!sandy_path_contains(root, dir) || strcmp(root, dir) == 0)
+		return 0;
+	for (const char *s = strchr(dir + start + 1, '/'); s != NULL;
+	     s = strchr(s + 1, '/')) {
+		char *prefix = strndup(dir, (size_t)(s - dir));
+
+		if (prefix == NULL)
+			return -1;
+		owned[(*n_owned)++] = prefix;
+		words[(*n)++] = "--bind";
+		words[(*n)++] = prefix;
+		words[(*n)++] = prefix;
+	}
+	words[(*n)++] = "--ro-bind";
+	words[(*n)++] = dir;
+	words[(*n)++] = dir;
+	return 0;
+}
+
+/* Path components of the protected directories: an upper bound of the
+ * words protect_words() adds. */
+static size_t protect_components(const sandy_bwrap_call *c)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < c->n_protect; i++)
+		for (const char *s = c->protect[i]; *s; s++)
+			k += *s == '/';
+	return k;
 }
 
 char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
@@ -227,10 +280,13 @@ char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
 	 * a bwrap line. */
 	const char *const shim[] = {"--", "/bin/sh", "-c", "exec \"$0\" \"$@\"",
 				    NULL};
-	const char *words[72];
-	size_t n = 0;
+	size_t k = protect_components(c), n = 0, n_owned = 0;
+	const char **words = calloc(72 + 3 * (k + c->n_protect), sizeof(*words));
+	char **owned = calloc(k + 1, sizeof(*owned)), **out = NULL;
 	bool writes = c->mode == SANDY_MODE_WORKSPACE_WRITE;
 
+	if (words == NULL || owned == NULL)
+		goto done;
 	append(words, &n, guard);
 	if (writes)
 		append(words, &n, guard_root);
@@ -244,8 +300,19 @@ char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
 					    c->root, NULL};
 
 		append(words, &n, bind);
+		/* after the root's bind, so they sit on top of it */
+		for (size_t i = 0; i < c->n_protect; i++)
+			if (protect_words(c->root, c->protect[i], words, &n,
+					  owned, &n_owned) != 0)
+				goto done;
 	}
 	append(words, &n, shim);
 	words[n] = NULL;
-	return sandy_words_dup(words, count);
+	out = sandy_words_dup(words, count);
+done:
+	for (size_t i = 0; i < n_owned; i++)
+		free(owned[i]);
+	free(owned);
+	free(words);
+	return out;
 }

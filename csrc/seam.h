@@ -45,6 +45,11 @@ typedef enum sandy_seam_level {
 int sandy_seam_policy(sandy_mode mode, sandy_seam_level level,
 		      const char *root, sandy_policy *out, sandy_error *err);
 
+/* Adds each canonical directory of `dirs` to p as a deny_write_exact (the
+ * launcher copies' directories: read-only and unrenamable in the view). */
+int sandy_seam_protect(sandy_policy *p, const char *const *dirs, size_t n,
+		       sandy_error *err);
+
 /* The launcher's words (policy_argv.h) for a seam policy: canonical
  * grants, no --cwd (the launcher snapshots the working directory it is
  * started in); at the full level, for workspace-write, a private /tmp and
@@ -55,7 +60,8 @@ char **sandy_seam_launcher_argv(const sandy_policy *p, sandy_mode mode,
 
 /* One bubblewrap call: the launcher (as descriptor guard) and its nonce,
  * bubblewrap's path, the mode, the canonical root and its "dev:ino" as
- * confine saw it. */
+ * confine saw it, and the canonical directories that must stay read-only
+ * and unrenamable inside (the launcher copies' directories). */
 typedef struct sandy_bwrap_call {
 	const char *launcher;
 	const char *nonce;
@@ -63,6 +69,8 @@ typedef struct sandy_bwrap_call {
 	sandy_mode mode;
 	const char *root;
 	const char *root_id;
+	const char *const *protect;
+	size_t n_protect;
 } sandy_bwrap_call;
 
 /* The whole prefix, guard included, up to the command; NULL-terminated,

@@ -1,9 +1,12 @@
 'use strict'
 // Loads the addon (prebuilds first, then build/Release) and finds the
-// launcher executable that was built beside it.
+// launcher executable that was built beside it, with the digest its build
+// recorded (read once, when the package loads: lib/launcher-copy.js makes
+// copies only from bytes that match it, whatever the file holds later).
 const fs = require('node:fs')
 const path = require('node:path')
 const load = require('node-gyp-build')
+const { verifiedLauncher } = require('./launcher-copy')
 
 const root = path.resolve(__dirname, '..')
 const LAUNCHER_NAME = 'sandy-launcher'
@@ -27,4 +30,20 @@ function launcherPath (dir = path.dirname(addonPath)) {
   return file
 }
 
-module.exports = { addon, addonPath, launcherPath }
+function readDigest (dir = path.dirname(addonPath)) {
+  try {
+    return fs.readFileSync(path.join(dir, `${LAUNCHER_NAME}.sha256`), 'latin1').trim()
+  } catch {
+    return null
+  }
+}
+const launcherDigest = readDigest()
+
+// The launcher every argv starts with: a verified private copy (or the
+// shipped file where only root can change it). Throws
+// SANDY_LAUNCHER_UNUSABLE like launcherPath().
+function verifiedLauncherPath () {
+  return verifiedLauncher({ source: launcherPath(), digest: launcherDigest })
+}
+
+module.exports = { addon, addonPath, launcherPath, launcherDigest, verifiedLauncherPath }

@@ -4,10 +4,9 @@
 // the argv). Everything that can be checked before the spawn is checked
 // here, so a policy that cannot be enforced fails in the caller, not later.
 const crypto = require('node:crypto')
-const fs = require('node:fs')
-const { addon, launcherPath } = require('./binding')
+const { addon, verifiedLauncherPath } = require('./binding')
+const { protectedDirs } = require('./launcher-copy')
 const { SandboxError } = require('./errors')
-const { isWithin } = require('./paths')
 const { SandboxPolicy, cwdBytes, resolveNative } = require('./policy')
 const { probe } = require('./probe')
 
@@ -57,17 +56,6 @@ function checkArgv (argv) {
   }
 }
 
-// A launcher the policy lets the command write could be replaced by it,
-// and every later run would be unconfined. Its real path is checked (and
-// used), so no symlink on the way can be repointed either.
-function refuseWritableRunner (resolved, runner) {
-  // (an exact read/write grant of a regular file is invalid on Linux)
-  const writable = resolved.grants.filter((g) => g.access === 'read_write' && g.scope === 'subtree')
-  if (writable.some((g) => isWithin(g.path, runner))) {
-    throw new SandboxError('InvalidPolicy', 'the policy lets the command write the launcher itself')
-  }
-}
-
 // The host must keep the whole contract; there is no weaker level here.
 function hostVerdict (report) {
   const v = report.backends && report.backends.sandy
@@ -76,6 +64,14 @@ function hostVerdict (report) {
     throw new SandboxError('Unsupported', `the sandy launcher cannot keep its contract on this host: ${why}`)
   }
   return v.enforcement
+}
+
+function verifiedRunner () {
+  try {
+    return verifiedLauncherPath()
+  } catch (err) {
+    throw new SandboxError('Unsupported', `the sandy launcher cannot be used here: ${err.message}`)
+  }
 }
 
 // The implementation, with the launcher and the probe injectable for the
@@ -91,10 +87,13 @@ function confineWith (argv, policy, { cwd = process.cwd() } = {}, { launcher, re
     throw new SandboxError('InvalidPolicy', 'the working directory must be covered by a grant')
   }
   const enforcement = hostVerdict(report || probe())
-  const runner = launcher || fs.realpathSync(launcherPath())
-  refuseWritableRunner(resolved, runner)
+  const runner = launcher || verifiedRunner()
+  // The launcher copies' directories are read-only and unrenamable in the
+  // view, even where a grant makes their surroundings writable (the
+  // launcher protects its own directory too).
+  const guarded = protectedDirs(runner).reduce((p, dir) => p.denyWriteExact(dir), policy)
   const nonce = newNonce()
-  const words = addon.policyArgv(native, cwdArg, nonce)
+  const words = addon.policyArgv(guarded.toNative(), cwdArg, nonce)
   return Object.freeze({
     argv: Object.freeze([runner, ...words, '--', ...argv]),
     enforcement,

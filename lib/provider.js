@@ -5,7 +5,8 @@
 // and never hands back the caller's argv unconfined.
 const fs = require('node:fs')
 const path = require('node:path')
-const { addon, launcherPath } = require('./binding')
+const { addon, verifiedLauncherPath } = require('./binding')
+const { protectedDirs, ancestorIds } = require('./launcher-copy')
 const { probe: hostProbe } = require('./probe')
 const { SandboxUnavailableError } = require('./errors')
 const { isWithin } = require('./paths')
@@ -130,11 +131,11 @@ function checkPolicy (policy) {
 
 // ---- arbitration ------------------------------------------------------------
 
-// The real path goes into every argv: a symlink on the way could be
-// repointed later by a command that may write where the symlink lies.
+// A verified launcher (lib/launcher-copy.js), looked at again at every
+// confine: its canonical path goes into the argv.
 function launcherCheck () {
   try {
-    return { ok: true, path: fs.realpathSync(launcherPath()) }
+    return { ok: true, path: verifiedLauncherPath() }
   } catch (err) {
     return { ok: false, why: err.message }
   }
@@ -185,28 +186,40 @@ function nativeDialect (name) {
   }
 }
 
-// A runner inside the writable workspace could be replaced by the first
-// confined command, and every later one would run unconfined.
-function refuseRunnerInside ({ mode, root }, runner, name) {
-  if (mode === 'workspace-write' && isWithin(root, runner)) {
-    throw new SandboxUnavailableError(`the ${name} runner lies inside the writable workspace`, { reasons: [`${name}: found inside the workspace root`] })
+// Without a view nothing keeps the launcher copies' directories read-only:
+// at the Landlock-only level none of them may lie inside the writable
+// workspace, judged by device and inode (the launcher checks its own again).
+function refuseCopiesInside ({ mode, rootId }, protect) {
+  if (mode !== 'workspace-write') return
+  if (protect.some((dir) => ancestorIds(dir).has(rootId))) {
+    throw new SandboxUnavailableError('the launcher\'s private copy lies inside the writable workspace, which the Landlock-only level cannot protect',
+      { reasons: ['landlock: the launcher copy\'s directory is inside the workspace root'] })
   }
 }
 
-function launcherArgv (report, { mode, root }, argv, landlockOnly, nonce) {
-  refuseRunnerInside({ mode, root }, report.launcher, 'sandy')
-  return [report.launcher, ...addon.seamLauncherWords(mode, root, landlockOnly, nonce), '--', ...argv]
+function launcherArgv (launcher, { mode, root, rootId }, argv, landlockOnly, nonce) {
+  const protect = protectedDirs(launcher)
+  if (landlockOnly) refuseCopiesInside({ mode, rootId }, protect)
+  return [launcher, ...addon.seamLauncherWords(mode, root, landlockOnly, nonce, protect), '--', ...argv]
 }
 
 // bubblewrap comes from a system directory (the probe looks nowhere else),
 // and never from the workspace.
-function bwrapArgv (report, { mode, root, rootId }, argv, nonce) {
+function bwrapArgv (launcher, report, { mode, root, rootId }, argv, nonce) {
   const bwrap = report.host.bwrap.path
   if (isWithin(root, bwrap)) {
     throw new SandboxUnavailableError('bubblewrap lies inside the workspace', { reasons: ['bwrap: found inside the workspace root'] })
   }
-  refuseRunnerInside({ mode, root }, report.launcher, 'sandy')
-  return [...addon.bwrapArgv(report.launcher, nonce, bwrap, mode, root, rootId), ...argv]
+  return [...addon.bwrapArgv(launcher, nonce, bwrap, mode, root, rootId, protectedDirs(launcher)), ...argv]
+}
+
+// The launcher as it is now: verified again at every confine.
+function currentLauncher (name) {
+  try {
+    return verifiedLauncherPath()
+  } catch (err) {
+    throw new SandboxUnavailableError(`the ${name} backend cannot use its launcher`, { reasons: [`${name}: ${err.message}`] })
+  }
 }
 
 function confineWith (report, runner, policy, argv) {
@@ -220,14 +233,15 @@ function confineWith (report, runner, policy, argv) {
     throw new SandboxUnavailableError('Seatbelt confinement is not implemented yet', { reasons: ['seatbelt: not implemented'] })
   }
   const nonce = newNonce()
+  const launcher = currentLauncher(name)
   const built = name === 'bwrap'
-    ? bwrapArgv(report, policy, argv, nonce)
-    : launcherArgv(report, policy, argv, name === 'landlock', nonce)
+    ? bwrapArgv(launcher, report, policy, argv, nonce)
+    : launcherArgv(launcher, policy, argv, name === 'landlock', nonce)
   // Last line of defence: whatever went wrong above, never hand back an argv
   // that does not start with the runner and wrap the caller's argv.
   const tail = built.slice(built.length - argv.length)
   /* c8 ignore next 3 */
-  if (built[0] !== report.launcher || built.length <= argv.length || tail.some((w, i) => w !== argv[i])) {
+  if (built[0] !== launcher || built.length <= argv.length || tail.some((w, i) => w !== argv[i])) {
     throw new SandboxUnavailableError('the confined argv could not be built', { reasons: [`${name}: internal error`] })
   }
   const dialect = nativeDialect(name)

@@ -1,0 +1,160 @@
+/* The launcher's own file. Every confined argv starts with it, so no
+ * sandbox may let its command change it for a later run
+ * (docs/launcher-copy.md).
+ *
+ * The directory holding the running executable is found through
+ * /proc/self/exe and must hold, under the same name, the very inode this
+ * process runs from (pinned without following symlinks).
+ * - Full level: that directory joins the resolved policy as a
+ *   deny_write_exact, so the view binds it read-only wherever a writable
+ *   grant shows it and binds every directory between that grant's mount
+ *   and it onto itself (rename() then fails with EBUSY).
+ * - Landlock-only level: there is no view, and Landlock cannot stop a
+ *   rename inside a writable grant, so neither the directory nor any
+ *   directory above it may be the root of a read_write grant, compared by
+ *   device and inode, never by path. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "../apply.h"
+#include "linux.h"
+
+#ifndef SYS_openat2
+#define SYS_openat2 437
+#endif
+
+static bool same_inode(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino;
+}
+
+/* Fills dir (canonical) and returns an O_PATH descriptor of it, or -1. */
+static int self_dir(char dir[SANDY_PATH_MAX_BYTES + 1], sandy_error *err)
+{
+	struct open_how how = {.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+			       .resolve = RESOLVE_NO_SYMLINKS |
+					  RESOLVE_NO_MAGICLINKS};
+	struct stat exe, entry;
+	ssize_t n = readlink("/proc/self/exe", dir, SANDY_PATH_MAX_BYTES + 1);
+	char *slash;
+	int fd;
+
+	if (n <= 0 || n > SANDY_PATH_MAX_BYTES || dir[0] != '/')
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "self: the launcher cannot name its own file");
+	dir[n] = '\0';
+	if (stat("/proc/self/exe", &exe) != 0)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "self: the launcher cannot stat its own file "
+				  "(errno %d)",
+				  errno);
+	slash = strrchr(dir, '/');
+	*slash = '\0';
+	fd = (int)syscall(SYS_openat2, AT_FDCWD, dir[0] ? dir : "/", &how,
+			  sizeof(how));
+	if (fd < 0 && errno == ENOSYS)
+		return sandy_fail(err, SANDY_ERR_UNSUPPORTED,
+				  "self: openat2 is missing (errno %d)", errno);
+	if (fd < 0 || fstatat(fd, slash + 1, &entry, AT_SYMLINK_NOFOLLOW) != 0 ||
+	    !same_inode(&exe, &entry)) {
+		if (fd >= 0)
+			close(fd);
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "self: the launcher's file was moved or "
+				  "replaced since it started");
+	}
+	if (!dir[0])
+		strcpy(dir, "/");
+	return fd;
+}
+
+static int add_deny(sandy_resolved *r, const char *dir, sandy_error *err)
+{
+	sandy_rdeny *more;
+
+	for (size_t i = 0; i < r->n_deny_write_exact; i++)
+		if (strcmp(r->deny_write_exact[i].canonical, dir) == 0)
+			return 0;
+	more = realloc(r->deny_write_exact,
+		       (r->n_deny_write_exact + 1) * sizeof(*more));
+	if (more == NULL)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "self: out of memory");
+	r->deny_write_exact = more;
+	more[r->n_deny_write_exact].lexical = NULL;
+	more[r->n_deny_write_exact].canonical = strdup(dir);
+	if (more[r->n_deny_write_exact].canonical == NULL)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "self: out of memory");
+	r->n_deny_write_exact++;
+	return 0;
+}
+
+static bool is_writable_root(const sandy_resolved *r, const struct stat *st)
+{
+	struct stat g;
+
+	for (size_t i = 0; i < r->n_grants; i++)
+		if (r->grants[i].access == SANDY_ACCESS_READ_WRITE &&
+		    stat(r->grants[i].path, &g) == 0 && same_inode(&g, st))
+			return true;
+	return false;
+}
+
+/* Walks ".." from fd up to the root; fd is consumed. */
+static int refuse_writable_ancestors(const sandy_resolved *r, int fd,
+				     sandy_error *err)
+{
+	struct stat st, up;
+
+	for (;;) {
+		int parent;
+
+		if (fstat(fd, &st) != 0)
+			break;
+		if (is_writable_root(r, &st)) {
+			close(fd);
+			return sandy_fail(err, SANDY_ERR_INVALID_POLICY,
+					  "the policy lets the command write "
+					  "the launcher itself");
+		}
+		parent = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		close(fd);
+		if (parent < 0 || fstat(parent, &up) != 0) {
+			if (parent >= 0)
+				close(parent);
+			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+					  "self: cannot walk above the "
+					  "launcher's directory");
+		}
+		if (same_inode(&st, &up)) {
+			close(parent);
+			return 0;
+		}
+		fd = parent;
+	}
+	close(fd);
+	return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+			  "self: cannot walk above the launcher's directory");
+}
+
+int sandy_protect_self(sandy_resolved *r, sandy_apply_level level,
+		       sandy_error *err)
+{
+	char dir[SANDY_PATH_MAX_BYTES + 1];
+	int fd = self_dir(dir, err);
+
+	if (fd < 0)
+		return -1;
+	if (level == SANDY_APPLY_LANDLOCK_ONLY)
+		return refuse_writable_ancestors(r, fd, err);
+	close(fd);
+	return add_deny(r, dir, err);
+}

@@ -1,0 +1,257 @@
+'use strict'
+// The launcher every confined argv starts with (docs/launcher-copy.md): a
+// private copy of the launcher this package shipped, made only from bytes
+// that match the digest the build recorded, kept where only its owner can
+// change it, and checked again at every confine. Every sandbox makes the
+// copy's directory read-only (the launcher protects its own directory in
+// the view; bubblewrap's argv binds it read-only), so no confined command
+// can replace it for a later run.
+//
+// A non-root process may use the shipped launcher itself when neither it
+// nor any directory above it can be changed by anyone but root (a
+// root-owned global install). Root always uses a copy: root can write
+// anything, so only the sandboxes' read-only mounts protect it.
+const crypto = require('node:crypto')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+
+const NAME = 'sandy-launcher'
+const COPY_MODE = 0o555
+const MAX_BYTES = 64 * 1024 * 1024
+const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants
+
+function unusable (why) {
+  const e = new Error(`the sandy launcher cannot be used: ${why}; reinstall sandy-native or run \`npm rebuild sandy-native\``)
+  e.code = 'SANDY_LAUNCHER_UNUSABLE'
+  return e
+}
+
+// Where a process keeps its copies, best first: a function of the user
+// alone (the home directory from the password database, never from the
+// environment), so every launcher of that user can protect all of them
+// (protectedDirs), whichever one another process of the user chose.
+function candidateDirs (euid) {
+  if (euid === 0) return ['/var/cache/sandy-native']
+  const out = []
+  let home = null
+  try {
+    if (euid === process.geteuid()) home = os.userInfo().homedir
+  } catch {}
+  if (typeof home === 'string' && path.isAbsolute(home) && home !== '/') out.push(path.join(home, '.cache', 'sandy-native'))
+  out.push(`/var/tmp/sandy-native-${euid}`, `/tmp/sandy-native-${euid}`, `/dev/shm/sandy-native-${euid}`)
+  return out
+}
+
+// The directories every sandbox of this user keeps read-only and
+// unrenamable: the chosen launcher's own, and each candidate that exists
+// (canonical spellings; another process of the user may use any of them).
+function protectedDirs (launcher, euid = process.geteuid()) {
+  const dirs = new Set([path.dirname(launcher)])
+  for (const dir of candidateDirs(euid)) {
+    try {
+      if (fs.lstatSync(dir).isDirectory()) dirs.add(fs.realpathSync(dir))
+    } catch {}
+  }
+  return [...dirs]
+}
+
+const idOf = (st) => `${st.dev}:${st.ino}`
+const groupOrOtherWrite = (st) => (Number(st.mode) & 0o022) !== 0
+const sticky = (st) => (Number(st.mode) & 0o1000) !== 0
+
+// Nobody but root and `owner` can change dir or anything above it: every
+// component is a real directory owned by root or owner, and none is
+// writable by group or others, unless it is sticky (/tmp) and the entry
+// beneath it belongs to root or owner. dir itself must belong to owner.
+function chainProblem (dir, owner) {
+  let child = null
+  for (let p = dir; ; p = path.dirname(p)) {
+    const st = fs.lstatSync(p)
+    if (!st.isDirectory()) return `${p} is not a directory`
+    if (p === dir && st.uid !== owner) return `${p} belongs to uid ${st.uid}`
+    if (st.uid !== 0 && st.uid !== owner) return `${p} belongs to uid ${st.uid}`
+    if (groupOrOtherWrite(st) && !(sticky(st) && child && (child.uid === 0 || child.uid === owner))) {
+      return `${p} is writable by others`
+    }
+    if (p === '/') return null
+    child = st
+  }
+}
+
+// size, times and identity: what any change to the file changes
+function keyOf (st) {
+  return `${st.dev}:${st.ino}:${st.size}:${st.mtimeNs}:${st.ctimeNs}:${st.mode}:${st.uid}:${st.nlink}`
+}
+
+// What the copy (or the original) must look like at every confine.
+function fileProblem (st, owner) {
+  if (!st.isFile()) return 'not a regular file'
+  if (st.nlink !== 1n) return `${st.nlink} hard links`
+  if (Number(st.uid) !== owner) return `owned by uid ${st.uid}`
+  if (groupOrOtherWrite(st)) return 'writable by group or others'
+  if ((Number(st.mode) & 0o100) === 0) return 'not executable'
+  return null
+}
+
+// The file's bytes and their digest, read through one descriptor that was
+// opened without following a symlink.
+function readVerified (file, expected) {
+  const fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW)
+  try {
+    const st = fs.fstatSync(fd, { bigint: true })
+    if (!st.isFile() || st.size > BigInt(MAX_BYTES)) return null
+    const bytes = Buffer.alloc(Number(st.size))
+    let off = 0
+    while (off < bytes.length) {
+      const n = fs.readSync(fd, bytes, off, bytes.length - off, off)
+      if (n === 0) return null
+      off += n
+    }
+    const digest = crypto.createHash('sha256').update(bytes).digest('hex')
+    return digest === expected ? { bytes, key: keyOf(st) } : null
+  } finally {
+    fs.closeSync(fd)
+  }
+}
+
+// Writes a new copy beside the final name and renames it into place, so a
+// concurrent reader sees a whole verified file or none.
+function install (dir, file, bytes) {
+  const tmp = path.join(dir, `.${NAME}.${process.pid}.${crypto.randomBytes(6).toString('hex')}`)
+  const fd = fs.openSync(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o700)
+  try {
+    fs.writeSync(fd, bytes)
+    fs.fsyncSync(fd)
+    fs.fchmodSync(fd, COPY_MODE)
+  } catch (err) {
+    fs.closeSync(fd)
+    fs.rmSync(tmp, { force: true })
+    throw err
+  }
+  fs.closeSync(fd)
+  try {
+    fs.renameSync(tmp, file)
+  } catch (err) {
+    fs.rmSync(tmp, { force: true })
+    throw err
+  }
+}
+
+// The kernel's answer to "does this run here" (noexec mounts): the
+// launcher without arguments refuses with its own status, 125.
+function runs (file) {
+  const r = spawnSync(file, [], { stdio: 'ignore', env: {}, timeout: 10000 })
+  return !r.error && r.status === 125
+}
+
+// A state is what this process verified by digest: { file, key, dir,
+// dirKey, owner }. It stays valid while the file and its directory look
+// exactly as they did then.
+function stillValid (s) {
+  try {
+    const st = fs.lstatSync(s.file, { bigint: true })
+    const dir = fs.lstatSync(s.dir)
+    return keyOf(st) === s.key && fileProblem(st, s.owner) === null && `${idOf(dir)}:${dir.uid}:${dir.mode}` === s.dirKey
+  } catch {
+    return false
+  }
+}
+
+function settle (file, dir, owner, key) {
+  const d = fs.lstatSync(dir)
+  return { file, dir, owner, key, dirKey: `${idOf(d)}:${d.uid}:${d.mode}` }
+}
+
+// The shipped launcher, when only root can change it and the process is
+// not root's.
+function original (source, expected, euid) {
+  if (euid === 0) return null
+  const file = fs.realpathSync(source)
+  const dir = path.dirname(file)
+  if (chainProblem(dir, 0) !== null) return null
+  const got = readVerified(file, expected)
+  const st = fs.lstatSync(file, { bigint: true })
+  if (got === null || fileProblem(st, 0) !== null || keyOf(st) !== got.key) return null
+  return settle(file, dir, 0, got.key)
+}
+
+// A verified copy in dir, made when missing or wrong; null when dir cannot
+// hold one (with the reason pushed to `why`).
+function copyIn (dir, source, expected, euid, why) {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: euid === 0 ? 0o755 : 0o700 })
+  } catch (err) {
+    why.push(`${dir}: ${err.code}`)
+    return null
+  }
+  const real = fs.realpathSync(dir)
+  const problem = chainProblem(real, euid)
+  if (problem !== null) {
+    why.push(`${dir}: ${problem}`)
+    return null
+  }
+  const file = path.join(real, `${NAME}-${expected}`)
+  for (let attempt = 0; attempt < 2; attempt++) {
+    let got = null
+    try {
+      got = readVerified(file, expected)
+    } catch {}
+    const st = got && fs.lstatSync(file, { bigint: true })
+    if (got && fileProblem(st, euid) === null && keyOf(st) === got.key) {
+      if (!runs(file)) {
+        why.push(`${dir}: a program there cannot be executed (noexec mount?)`)
+        return null
+      }
+      return settle(file, real, euid, got.key)
+    }
+    if (attempt === 1) break
+    const src = readVerified(fs.realpathSync(source), expected)
+    if (src === null) throw unusable('the shipped launcher does not match the digest recorded when it was built')
+    install(real, file, src.bytes)
+  }
+  why.push(`${dir}: the copy did not verify after it was written`)
+  return null
+}
+
+let state = null
+
+// The path of a verified launcher (a private copy, or the original where
+// only root can change it), checked at every call. Throws
+// SANDY_LAUNCHER_UNUSABLE rather than ever return an unverified one.
+function verifiedLauncher ({ source, digest }, euid = process.geteuid()) {
+  if (state && state.source === source && state.digest === digest && state.euid === euid && stillValid(state.at)) {
+    return state.at.file
+  }
+  if (typeof digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest)) {
+    throw unusable('its build recorded no digest (sandy-launcher.sha256)')
+  }
+  const why = []
+  let at = null
+  try {
+    at = original(source, digest, euid)
+  } catch (err) {
+    throw unusable(`the shipped launcher cannot be read (${err.code || err.message})`)
+  }
+  for (const dir of at ? [] : candidateDirs(euid)) {
+    at = copyIn(dir, source, digest, euid, why)
+    if (at) break
+  }
+  if (!at) throw unusable(`no directory can hold a private copy of it (${why.join('; ')})`)
+  state = { source, digest, euid, at }
+  return at.file
+}
+
+// Device/inode of the file and of every directory above it: a writable
+// grant among them could change it (the Landlock-only level has no view
+// to make it read-only).
+function ancestorIds (file) {
+  const ids = new Set()
+  for (let p = file; ; p = path.dirname(p)) {
+    ids.add(idOf(fs.statSync(p, { bigint: true })))
+    if (p === '/') return ids
+  }
+}
+
+module.exports = { verifiedLauncher, protectedDirs, ancestorIds, candidateDirs, chainProblem, unusable, NAME }
