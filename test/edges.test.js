@@ -23,7 +23,7 @@ t.test('a provider whose launcher is unusable never selects a launcher backend',
   const { createLocalSandboxProvider } = t.mockRequire('../lib/provider.js', {
     '../lib/binding.js': {
       ...require('../lib/binding.js'),
-      launcherPath: () => { throw new Error('the sandy launcher is missing (test)') }
+      verifiedLauncherPath: () => { throw new Error('the sandy launcher is missing (test)') }
     }
   })
   const report = createLocalSandboxProvider().probe()

@@ -10,7 +10,7 @@ const {
 } = require('./helpers/sandbox.js')
 const { confinePolicy, SandboxError, probe } = require('../lib/index.js')
 const { confineWith, LAUNCHER_EXIT_FAILURE } = require('../lib/confine.js')
-const { launcherPath } = require('../lib/binding.js')
+const { verifiedLauncherPath } = require('../lib/binding.js')
 const { runCommand, passThrough, RUN_USAGE } = require('../lib/cli-run.js')
 
 const fx = setup(t)
@@ -47,7 +47,7 @@ t.test('confinePolicy returns the seam\'s ConfinedArgv', async (t) => {
   const s = workspace(users()[0])
   const c = confinePolicy(['/usr/bin/true', 'a b'], s.policy, { cwd: s.cwd })
   t.ok(Object.isFrozen(c) && Object.isFrozen(c.argv), 'frozen')
-  t.equal(c.argv[0], launcherPath(), 'argv runs the launcher')
+  t.equal(c.argv[0], verifiedLauncherPath(), 'argv runs the verified launcher')
   t.equal(c.argv[1], '--sandy-policy-v1', 'then the policy words')
   t.same(c.argv.slice(-3), ['--', '/usr/bin/true', 'a b'], 'then the caller\'s argv, verbatim')
   t.equal(c.enforcement, probe().backends.sandy.enforcement, 'enforcement is the probe\'s verdict')

@@ -38,22 +38,6 @@ function ownedDir (dir, name, user) {
   return p
 }
 
-t.test('a launcher inside the writable workspace is refused', async (t) => {
-  const dir = base(t)
-  const launcher = require('../lib/binding.js').launcherPath()
-  const release = path.dirname(fs.realpathSync(launcher))
-  // the workspace is the launcher's own directory (the package installed in
-  // the project being confined)
-  const provider = createLocalSandboxProvider({ backend: 'sandy' })
-  t.throws(() => provider.confine(['true'], { mode: 'workspace-write', workspaceRoot: release }),
-    { code: 'SANDBOX_UNAVAILABLE', message: /inside the writable workspace/ })
-  t.ok(provider.confine(['true'], { mode: 'read-only', workspaceRoot: release }), 'read-only cannot replace it')
-  const policy = new SandboxPolicy('allow_all').grant(release, 'read_write', 'subtree').grant(dir, 'read', 'subtree')
-  t.throws(() => confinePolicy(['true'], policy, { cwd: dir }), { kind: 'InvalidPolicy', message: /write the launcher/ })
-  t.ok(confinePolicy(['true'], new SandboxPolicy('allow_all').grant(release, 'read', 'subtree')
-    .grant('/dev/null', 'read_write', 'exact').grant(dir, 'read', 'subtree'), { cwd: dir }), 'reading it is fine, and other writes are')
-})
-
 t.test('bubblewrap run as root cannot write kernel settings', { skip: process.getuid() !== 0 && `${UNCOVERED} bwrap backend as root: this run is not root` }, async (t) => {
   const dir = base(t)
   const provider = createLocalSandboxProvider({ backend: 'bwrap' })

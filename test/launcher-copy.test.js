@@ -1,0 +1,405 @@
+'use strict'
+// The launcher protects itself wherever the package is installed
+// (docs/launcher-copy.md). Real processes, as root and as uid 65534; every
+// attack also runs unconfined, where it must work, so a refusal proves the
+// sandbox and not the setup. Cases that tamper with a copy run in a private
+// mount namespace with fresh tmpfs mounts on the copies' directories, so
+// the copies the rest of the suite uses are never touched.
+const t = require('tap')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const crypto = require('node:crypto')
+const { spawn, spawnSync } = require('node:child_process')
+const { users, plainNodeEnv, withSanitizerEnv } = require('./helpers/sandbox.js')
+const { launcherDigest, addonPath } = require('../lib/binding.js')
+
+const ROOT = path.join(__dirname, '..')
+const RELEASE = path.dirname(addonPath)
+const SH = '/bin/sh'
+const BACKENDS = ['sandy', 'bwrap']
+
+function sha256 (file) {
+  return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex')
+}
+
+// This package, installed (copied) into dir/node_modules/sandy-native and
+// owned by `owner`: what a project that depends on it holds.
+function installPackage (dir, owner) {
+  const pkg = path.join(dir, 'node_modules', 'sandy-native')
+  fs.mkdirSync(path.join(pkg, 'build', 'Release'), { recursive: true })
+  for (const part of ['lib', 'bin']) fs.cpSync(path.join(ROOT, part), path.join(pkg, part), { recursive: true })
+  fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(pkg, 'package.json'))
+  for (const f of ['sandy.node', 'sandy-launcher', 'sandy-launcher.sha256']) {
+    fs.copyFileSync(path.join(RELEASE, f), path.join(pkg, 'build', 'Release', f))
+  }
+  fs.chmodSync(path.join(pkg, 'build', 'Release', 'sandy-launcher'), 0o755)
+  fs.cpSync(path.join(ROOT, 'node_modules', 'node-gyp-build'), path.join(dir, 'node_modules', 'node-gyp-build'), { recursive: true })
+  spawnSync('chown', ['-R', `${owner.uid}:${owner.gid}`, path.join(dir, 'node_modules')])
+  return pkg
+}
+
+function ownedDir (p, user, mode = 0o755) {
+  fs.mkdirSync(p, { recursive: true, mode })
+  fs.chmodSync(p, mode)
+  fs.chownSync(p, user.uid, user.gid)
+  return p
+}
+
+// (cases that isolate the copies' directories keep their package in /tmp,
+// which the isolation leaves alone)
+function base (t, where = '/var/tmp') {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(where, 'sandy-copy-')))
+  fs.chmodSync(dir, 0o755)
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+// A node script run as the user (its own provider), from the package at
+// pkg; it prints one JSON line. `isolate` mounts fresh tmpfs file systems
+// on the copies' directories first (root: /var/cache; others: /var/tmp,
+// which then also holds the script's workspaces), in a private mount
+// namespace that ends with the script.
+function node (user, pkg, body, { isolate = false, args = [] } = {}) {
+  const script = `
+    const fs = require('node:fs'); const path = require('node:path')
+    const { spawnSync } = require('node:child_process')
+    const sandy = require(${JSON.stringify(pkg)})
+    const run = (argv, opts = {}) => { const r = spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', ...opts }); return { code: r.status, stdout: r.stdout, stderr: r.stderr, error: r.error && r.error.code } }
+    const out = (async () => { ${body} })()
+    out.then((v) => process.stdout.write(JSON.stringify(v)), (e) => { process.stdout.write(JSON.stringify({ thrown: e.message, code: e.code })) })`
+  let argv = [...user.wrap, process.execPath, '-e', script, ...args]
+  if (isolate) {
+    const mounts = 'mount -t tmpfs -o mode=0755 sandy /var/cache && mount -t tmpfs -o mode=1777 sandy /var/tmp && exec "$@"'
+    argv = ['unshare', '--mount', '--propagation', 'private', SH, '-c', mounts, 'isolate', ...argv]
+  }
+  const r = spawnSync(argv[0], argv.slice(1), { cwd: '/', env: plainNodeEnv(withSanitizerEnv({})), encoding: 'utf8', timeout: 60000 })
+  try {
+    return JSON.parse(r.stdout)
+  } catch {
+    return { crashed: `${r.status} ${r.stderr}` }
+  }
+}
+
+const EVIL = (marker) => `#!/bin/sh\necho pwned > ${marker}\n`
+
+// ---- the attacks of the review ---------------------------------------------
+
+for (const user of users()) {
+  for (const backend of BACKENDS) {
+    t.test(`a package under <root>/..pkg cannot hand later runs a rewritten launcher [${backend}, ${user.name}]`, async (t) => {
+      const dir = base(t)
+      const ws = ownedDir(path.join(dir, 'ws'), user)
+      const outside = ownedDir(path.join(dir, 'outside'), user)
+      const pkg = installPackage(path.join(ws, '..pkg'), user)
+      const shipped = path.join(pkg, 'build', 'Release', 'sandy-launcher')
+      const evil = path.join(dir, 'evil')
+      const marker = path.join(outside, 'pwned')
+      fs.writeFileSync(evil, EVIL(marker), { mode: 0o755 })
+      // one process: a workspace-write run rewrites every launcher it can
+      // reach, then a read-only run must still be confined
+      const got = node(user, pkg, `
+        const p = sandy.createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
+        const ws = ${JSON.stringify(ws)}
+        const copy = p.confine(['true'], { mode: 'read-only', workspaceRoot: ws }).argv[0]
+        const first = p.confine(['/bin/sh', '-c', 'cat "$1" > "$2"; cat "$1" > "$3"; echo done', 'sh', ${JSON.stringify(evil)}, ${JSON.stringify(shipped)}, copy], { mode: 'workspace-write', workspaceRoot: ws })
+        const r1 = run(first.argv, { cwd: ws })
+        const second = p.confine(['/bin/sh', '-c', 'echo again > ${marker}'], { mode: 'read-only', workspaceRoot: ws })
+        const r2 = run(second.argv, { cwd: ws })
+        return { r1, r2, launcher: first.argv[0], launcher2: second.argv[0] }`)
+      t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
+      t.equal(got.r1.code, 0, `the first run ran (${got.r1.stderr})`)
+      t.match(got.r1.stderr, /Read-only file system|Permission denied/, 'the copy could not be rewritten')
+      t.not(got.launcher, fs.realpathSync(shipped), 'argv[0] is not the file inside the workspace')
+      t.equal(got.launcher2, got.launcher, 'the second run uses the same verified copy')
+      t.equal(sha256(got.launcher), launcherDigest, 'the copy still holds the shipped bytes')
+      t.not(got.r2.code, 0, 'the second run was confined (read-only)')
+      t.notOk(fs.existsSync(marker), 'nothing ran outside the sandbox')
+      // control: the shipped file was rewritten (the command could write
+      // it), and running it unconfined runs the attacker's script
+      t.equal(fs.readFileSync(shipped, 'utf8'), EVIL(marker), 'the command could rewrite the shipped launcher itself')
+      const full = [...user.wrap, shipped]
+      const bare = spawnSync(full[0], full.slice(1), { encoding: 'utf8' })
+      t.equal(bare.status, 0, 'unconfined: the rewritten launcher runs')
+      t.ok(fs.existsSync(marker), 'unconfined: and does what the attacker wrote')
+      // a new Node process: the shipped file no longer matches its digest,
+      // the verified copy is used
+      fs.rmSync(marker)
+      const again = node(user, pkg, `
+        const c = sandy.createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} }).confine(['/bin/sh', '-c', 'echo x > ${marker}'], { mode: 'read-only', workspaceRoot: ${JSON.stringify(ws)} })
+        return { launcher: c.argv[0], r: run(c.argv, { cwd: ${JSON.stringify(ws)} }) }`)
+      t.equal(again.launcher, got.launcher, 'a new process uses the verified copy')
+      t.not(again.r.code, 0)
+      t.notOk(fs.existsSync(marker), 'and stays confined')
+    })
+  }
+}
+
+// ---- hard links ------------------------------------------------------------
+
+// Isolated: root's copies in a fresh /var/cache, uid 65534's in a fresh
+// /var/tmp, which holds the workspace too, so that a hard link between the
+// copy and the workspace is possible at all (one file system).
+function copyHome (user) {
+  return user.uid === 0 ? '/var/cache' : '/var/tmp'
+}
+
+for (const user of users()) {
+  t.test(`a second hard link to the copy, made before a run, does not survive into the argv [${user.name}]`, async (t) => {
+    const dir = base(t, '/tmp')
+    const pkg = installPackage(dir, user)
+    const outside = ownedDir(path.join(dir, 'outside'), user)
+    const marker = path.join(outside, 'pwned')
+    const evil = path.join(dir, 'evil')
+    fs.writeFileSync(evil, EVIL(marker), { mode: 0o755 })
+    const got = node(user, pkg, `
+      const ws = path.join(${JSON.stringify(copyHome(user))}, 'ws'); fs.mkdirSync(ws)
+      const p = sandy.createLocalSandboxProvider({ backend: 'sandy' })
+      const copy = p.confine(['true'], { mode: 'read-only', workspaceRoot: ws }).argv[0]
+      // before the run, unconfined: a second name inside the workspace,
+      // and through it the attacker's bytes (the owner may chmod)
+      fs.linkSync(copy, path.join(ws, 'second-name'))
+      fs.chmodSync(path.join(ws, 'second-name'), 0o755)
+      fs.writeFileSync(path.join(ws, 'second-name'), fs.readFileSync(${JSON.stringify(evil)}))
+      const tampered = run([copy])
+      fs.rmSync(${JSON.stringify(marker)}, { force: true })
+      const c = p.confine(['/bin/sh', '-c', 'echo x > ${marker}'], { mode: 'read-only', workspaceRoot: ws })
+      const st = fs.statSync(c.argv[0])
+      return { tampered, copy, launcher: c.argv[0], nlink: st.nlink, head: fs.readFileSync(c.argv[0]).subarray(0, 4).toString('latin1'), r: run(c.argv, { cwd: ws }), pwned: fs.existsSync(${JSON.stringify(marker)}) }`,
+    { isolate: true })
+    t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
+    t.equal(got.tampered.code, 0, 'control: through the second name the copy itself was rewritten, and ran')
+    t.equal(got.launcher, got.copy, 'the argv names the same path')
+    t.equal(got.nlink, 1, 'which is a fresh file with one link')
+    t.equal(got.head, '\x7fELF', 'holding the launcher again')
+    t.not(got.r.code, 0, 'the run is confined (read-only)')
+    t.notOk(got.pwned, 'nothing ran unconfined')
+  })
+
+  for (const backend of BACKENDS) {
+    t.test(`a confined command cannot make a second hard link to the copy [${backend}, ${user.name}]`, async (t) => {
+      const dir = base(t, '/tmp')
+      const pkg = installPackage(dir, user)
+      const got = node(user, pkg, `
+        const home = ${JSON.stringify(copyHome(user))}
+        const ws = path.join(home, 'ws'); fs.mkdirSync(ws)
+        const p = sandy.createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
+        const copy = p.confine(['true'], { mode: 'read-only', workspaceRoot: ws }).argv[0]
+        const attack = ['/bin/ln', copy, path.join(ws, 'link')]
+        const c = p.confine(attack, { mode: 'workspace-write', workspaceRoot: home })
+        const confined = run(c.argv, { cwd: ws })
+        const linked = fs.existsSync(path.join(ws, 'link'))
+        const bare = run(attack, { cwd: ws })
+        return { confined, linked, bare, nlink: fs.statSync(copy).nlink }`,
+      { isolate: true })
+      t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
+      t.not(got.confined.code, 0, `confined: ln fails (${got.confined.stderr.trim()})`)
+      t.notOk(got.linked, 'confined: no second name')
+      t.equal(got.bare.code, 0, `unconfined: the same ln works (${got.bare.stderr})`)
+      t.equal(got.nlink, 2, 'unconfined: the copy then has two links')
+    })
+  }
+}
+
+// ---- where the package is installed ----------------------------------------
+
+for (const user of users()) {
+  t.test(`the README's example works with the package inside the workspace [${user.name}]`, async (t) => {
+    const dir = base(t)
+    const ws = ownedDir(path.join(dir, 'project'), user)
+    const pkg = installPackage(ws, user)
+    const outsideDir = ownedDir(path.join(dir, 'outside'), user)
+    // root's README target is /etc/x; uid 65534 cannot write /etc unconfined
+    // either, so its control aims at a directory of its own
+    const outside = user.uid === 0 ? `/etc/sandy-readme-${process.pid}` : path.join(outsideDir, 'x')
+    t.teardown(() => fs.rmSync(outside, { force: true }))
+    const script = `echo ok > here.txt; echo no > ${outside}`
+    const argv = [...user.wrap, process.execPath, path.join(pkg, 'bin', 'sandy'), 'run', '--mode', 'workspace-write', '--', SH, '-c', script]
+    const r = spawnSync(argv[0], argv.slice(1), { cwd: ws, encoding: 'utf8', env: plainNodeEnv(withSanitizerEnv({ PATH: '/usr/bin:/bin' })) })
+    t.not(r.status, 0, `the outside write fails (${r.stderr.trim()})`)
+    t.notMatch(r.stderr, /inside the writable workspace|cannot use its launcher/, 'the package inside the workspace is no reason to refuse')
+    t.equal(fs.readFileSync(path.join(ws, 'here.txt'), 'utf8'), 'ok\n', 'the workspace write landed')
+    t.notOk(fs.existsSync(outside), 'nothing outside')
+    fs.rmSync(path.join(ws, 'here.txt'))
+    const bare = spawnSync(user.wrap[0] || SH, [...user.wrap.slice(1), ...(user.wrap.length ? [SH] : []), '-c', script], { cwd: ws })
+    t.equal(bare.status, 0, 'unconfined, both writes work')
+    t.ok(fs.existsSync(outside))
+  })
+}
+
+t.test('the README\'s own line in a fresh checkout, as root', async (t) => {
+  const dir = base(t)
+  const checkout = path.join(dir, 'checkout')
+  const files = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
+  if (files.status === 0 && files.stdout) {
+    for (const f of files.stdout.split('\0').filter(Boolean)) {
+      fs.mkdirSync(path.dirname(path.join(checkout, f)), { recursive: true })
+      fs.copyFileSync(path.join(ROOT, f), path.join(checkout, f))
+    }
+  } else {
+    // a copy without git (the sanitizer stage's build-asan/): its sources
+    for (const part of ['lib', 'bin', 'package.json']) fs.cpSync(path.join(ROOT, part), path.join(checkout, part), { recursive: true })
+  }
+  fs.mkdirSync(path.join(checkout, 'build'), { recursive: true })
+  fs.cpSync(RELEASE, path.join(checkout, 'build', 'Release'), { recursive: true })
+  fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(checkout, 'node_modules'))
+  const outside = `/etc/sandy-readme-${process.pid}`
+  t.teardown(() => fs.rmSync(outside, { force: true }))
+  const r = spawnSync(process.execPath, [path.join(checkout, 'bin', 'sandy'), 'run', '--mode', 'workspace-write', '--',
+    SH, '-c', `echo ok > here.txt; echo no > ${outside}`], { cwd: checkout, encoding: 'utf8', env: plainNodeEnv(withSanitizerEnv({ PATH: '/usr/bin:/bin' })) })
+  t.match(r.stderr, /Read-only file system/, 'the write to /etc is refused')
+  t.equal(fs.readFileSync(path.join(checkout, 'here.txt'), 'utf8'), 'ok\n', 'the write in the checkout landed')
+  t.notOk(fs.existsSync(outside))
+})
+
+t.test('a root-owned, read-only install serves uid 65534 without a copy', { skip: process.getuid() !== 0 && `${require('../scripts/test-verdict.js').UNCOVERED} a root-owned install used by uid 65534: this run is not root` }, async (t) => {
+  const dir = base(t)
+  const root = { uid: 0, gid: 0 }
+  const pkg = installPackage(dir, root)
+  const nobody = users().at(-1)
+  const ws = ownedDir(path.join(dir, 'ws'), nobody)
+  const got = node(nobody, pkg, `
+    const c = sandy.createLocalSandboxProvider({ backend: 'sandy' }).confine(['/bin/sh', '-c', 'echo in > f; echo out > ../escaped'], { mode: 'workspace-write', workspaceRoot: ${JSON.stringify(ws)} })
+    return { launcher: c.argv[0], r: run(c.argv, { cwd: ${JSON.stringify(ws)} }) }`)
+  t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
+  t.equal(got.launcher, fs.realpathSync(path.join(pkg, 'build', 'Release', 'sandy-launcher')), 'the shipped launcher itself: only root can change it')
+  t.equal(fs.readFileSync(path.join(ws, 'f'), 'utf8'), 'in\n')
+  t.notOk(fs.existsSync(path.join(dir, 'escaped')), 'and it confines')
+})
+
+for (const backend of BACKENDS) {
+  t.test(`a root provider's argv spawned as uid 65534 runs confined [${backend}]`, { skip: process.getuid() !== 0 && `${require('../scripts/test-verdict.js').UNCOVERED} a root provider's argv run as uid 65534: this run is not root` }, async (t) => {
+    const dir = base(t)
+    const nobody = users().at(-1)
+    const ws = ownedDir(path.join(dir, 'ws'), nobody)
+    const outside = ownedDir(path.join(dir, 'outside'), nobody)
+    const script = `echo in > f && id -u && echo out > ${outside}/x`
+    const c = require('..').createLocalSandboxProvider({ backend }).confine([SH, '-c', script], { mode: 'workspace-write', workspaceRoot: ws })
+    t.match(c.argv[0], /^\/var\/cache\/sandy-native\/sandy-launcher-[0-9a-f]{64}$/, 'root\'s copy')
+    const r = await new Promise((resolve) => {
+      const child = spawn(c.argv[0], c.argv.slice(1), { cwd: ws, uid: nobody.uid, gid: nobody.gid, env: withSanitizerEnv({ PATH: '/usr/bin:/bin' }) })
+      let stdout = ''
+      let stderr = ''
+      child.stdout.on('data', (d) => { stdout += d })
+      child.stderr.on('data', (d) => { stderr += d })
+      child.on('close', (code) => resolve({ code, stdout, stderr }))
+    })
+    t.equal(r.stdout, '65534\n', `the command ran as uid 65534 (${r.stderr.trim()})`)
+    t.equal(fs.readFileSync(path.join(ws, 'f'), 'utf8'), 'in\n', 'inside the workspace')
+    t.not(r.code, 0)
+    t.notOk(fs.existsSync(path.join(outside, 'x')), 'and nowhere else')
+    const bare = spawnSync(SH, ['-c', script], { cwd: ws, uid: nobody.uid, gid: nobody.gid })
+    t.equal(bare.status, 0, 'unconfined, uid 65534 can write there')
+  })
+}
+
+// ---- a workspace that contains a copy --------------------------------------
+
+for (const user of users()) {
+  for (const backend of BACKENDS) {
+    t.test(`provider A's workspace contains provider B's copy: A's command cannot change it [${backend}, ${user.name}]`, async (t) => {
+      const dir = base(t, '/tmp')
+      const pkgB = installPackage(path.join(dir, 'b'), user)
+      const evil = path.join(dir, 'evil')
+      const marker = path.join(ownedDir(path.join(dir, 'outside'), user), 'pwned')
+      fs.writeFileSync(evil, EVIL(marker), { mode: 0o755 })
+      // B makes its copy first; A's workspace is the directory above it.
+      // A is the checkout's own package: for uid 65534 a root-owned
+      // install that needs no copy, for root the same copy directory.
+      const attack = 'd=$(dirname "$1"); cat "$2" > "$1"; mv "$d" "$d.moved"; rm -f "$1"; cp "$2" "$d/x"; echo tried'
+      const got = node(user, pkgB, `
+        const home = ${JSON.stringify(copyHome(user))}
+        const b = sandy.createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
+        const copy = b.confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }).argv[0]
+        const a = require(${JSON.stringify(ROOT)}).createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
+        const c = a.confine(['/bin/sh', '-c', ${JSON.stringify(attack)}, 'sh', copy, ${JSON.stringify(evil)}], { mode: 'workspace-write', workspaceRoot: home })
+        const confined = run(c.argv, { cwd: home })
+        const intact = fs.readFileSync(copy).subarray(0, 4).toString('latin1') === '\\x7fELF' && fs.readdirSync(path.dirname(copy)).length === 1
+        const later = b.confine(['/bin/sh', '-c', 'echo x > ${marker}'], { mode: 'read-only', workspaceRoot: '/tmp' })
+        const r = run(later.argv, { cwd: '/' })
+        const pwned = fs.existsSync(${JSON.stringify(marker)})
+        const bare = run(['/bin/sh', '-c', ${JSON.stringify(attack)}, 'sh', copy, ${JSON.stringify(evil)}])
+        return { copy, aLauncher: c.argv[0], confined, intact, r, pwned, bare, bareDone: fs.existsSync(path.dirname(copy) + '.moved') }`,
+      { isolate: true })
+      t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
+      t.ok(got.copy.startsWith(copyHome(user) + '/'), `B's copy lies in A's workspace (${got.copy})`)
+      t.match(got.confined.stderr, /Read-only file system|Device or resource busy/, 'confined: refused')
+      t.ok(got.intact, 'confined: B\'s copy and its directory are untouched')
+      t.not(got.r.code, 0, 'B\'s next run is confined')
+      t.notOk(got.pwned, 'and nothing ran outside')
+      t.equal(got.bare.code, 0, 'unconfined: the same commands work')
+      t.ok(got.bareDone, 'unconfined: the directory was moved away')
+    })
+  }
+}
+
+// ---- the copy tampered with between two confines ---------------------------
+
+const TAMPER = {
+  'rewritten in place, mode restored': (copy, evil) => `chmod u+w ${copy} && cat ${evil} > ${copy} && chmod 555 ${copy}`,
+  'replaced by a symlink': (copy, evil) => `rm -f ${copy} && ln -s ${evil} ${copy}`,
+  'made group-writable': (copy) => `chmod 775 ${copy}`,
+  'given a second hard link': (copy) => `ln ${copy} ${copy}.second`
+}
+
+for (const user of users()) {
+  t.test(`a copy tampered with between two confines is made again [${user.name}]`, async (t) => {
+    const dir = base(t, '/tmp')
+    const pkg = installPackage(dir, user)
+    const evil = path.join(dir, 'evil')
+    const marker = path.join(ownedDir(path.join(dir, 'outside'), user), 'pwned')
+    fs.writeFileSync(evil, EVIL(marker), { mode: 0o755 })
+    const tampers = Object.entries(TAMPER).map(([what, make]) => [what, make('"$C"', evil)])
+    const got = node(user, pkg, `
+      const p = sandy.createLocalSandboxProvider({ backend: 'sandy' })
+      const results = []
+      for (const [what, script] of ${JSON.stringify(tampers)}) {
+        const copy = p.confine(['true'], { mode: 'read-only', workspaceRoot: '/' }).argv[0]
+        const tamper = run(['/bin/sh', '-c', script], { env: { C: copy, PATH: '/usr/bin:/bin' } })
+        fs.rmSync(${JSON.stringify(marker)}, { force: true })
+        const direct = run([copy])
+        const pwnedDirect = fs.existsSync(${JSON.stringify(marker)})
+        fs.rmSync(${JSON.stringify(marker)}, { force: true })
+        const c = p.confine(['/bin/sh', '-c', 'echo x > ${marker}'], { mode: 'read-only', workspaceRoot: '/' })
+        const st = fs.lstatSync(c.argv[0])
+        results.push({ what, tamper: tamper.code, direct: direct.code, pwnedDirect, same: c.argv[0] === copy,
+          clean: st.isFile() && st.nlink === 1 && (st.mode & 0o777) === 0o555, r: run(c.argv, { cwd: '/' }).code, pwned: fs.existsSync(${JSON.stringify(marker)}) })
+      }
+      return results`,
+    { isolate: true })
+    t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
+    for (const g of Array.isArray(got) ? got : []) {
+      t.equal(g.tamper, 0, `${g.what}: the tampering worked`)
+      t.equal(g.same, true, `${g.what}: the argv names the copy's path`)
+      t.ok(g.clean, `${g.what}: which holds a clean copy again`)
+      t.not(g.r, 0, `${g.what}: the run is confined`)
+      t.notOk(g.pwned, `${g.what}: nothing ran unconfined`)
+    }
+    const rewritten = Array.isArray(got) && got.find((g) => g.what.startsWith('rewritten'))
+    t.ok(rewritten && rewritten.pwnedDirect, 'control: the rewritten copy, run directly, runs the attacker\'s script')
+  })
+}
+
+// ---- the Landlock-only level -----------------------------------------------
+
+t.test('the Landlock-only level refuses a workspace that contains a launcher copy', async (t) => {
+  const nobody = users().at(-1)
+  if (nobody.uid === 0) return t.skip(`${require('../scripts/test-verdict.js').UNCOVERED} landlock backend as root: the Landlock-only level refuses uid 0`)
+  const dir = base(t, '/tmp')
+  const pkg = installPackage(dir, nobody)
+  const got = node(nobody, pkg, `
+    const p = sandy.createLocalSandboxProvider({ backend: 'landlock' })
+    const copy = p.confine(['true'], { mode: 'read-only', workspaceRoot: '/' }).argv[0]
+    let refused = null
+    try { p.confine(['true'], { mode: 'workspace-write', workspaceRoot: path.dirname(path.dirname(copy)) }) } catch (e) { refused = e.message + ' ' + e.reasons.join('; ') }
+    // the launcher itself, handed such a policy directly (no provider)
+    const words = require(${JSON.stringify(path.join(ROOT, 'lib', 'binding.js'))}).addon.seamLauncherWords('workspace-write', path.dirname(path.dirname(copy)), true, 'ab'.repeat(16), [])
+    const direct = run([copy, ...words, '--', '/bin/true'], { cwd: '/' })
+    const ok = p.confine(['/bin/sh', '-c', 'echo hi > f'], { mode: 'workspace-write', workspaceRoot: fs.mkdtempSync('/var/tmp/ws-') })
+    return { copy, refused, direct, fine: run(ok.argv, { cwd: ok.argv[ok.argv.indexOf('--') - 1] }).code }`,
+  { isolate: true })
+  t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
+  t.match(got.refused, /the Landlock-only level cannot protect/, 'the provider refuses')
+  t.equal(got.direct.code, 125, `the launcher refuses too (${got.direct.stderr.trim()})`)
+  t.match(got.direct.stderr, /the policy lets the command write the launcher itself/)
+})
