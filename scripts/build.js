@@ -16,7 +16,7 @@ function prebuildPresent () {
   const dir = path.join(root, 'prebuilds', `${process.platform}-${process.arch}`)
   try {
     const files = fs.readdirSync(dir)
-    return files.some((f) => f.endsWith('.node')) && files.includes('sandy-launcher')
+    return files.some((f) => f.endsWith('.node')) && files.includes('sandy-launcher') && files.includes('sandy-launcher.sha256')
   } catch {
     return false
   }
