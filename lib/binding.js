@@ -46,4 +46,4 @@ function verifiedLauncherPath () {
   return verifiedLauncher({ source: launcherPath(), digest: launcherDigest })
 }
 
-module.exports = { addon, addonPath, launcherPath, launcherDigest, verifiedLauncherPath }
+module.exports = { addon, addonPath, launcherPath, readDigest, launcherDigest, verifiedLauncherPath }

@@ -110,7 +110,9 @@ function confineMode (opts, cwd) {
   const { createLocalSandboxProvider } = require('./provider')
   const provider = createLocalSandboxProvider({ backend: opts.backend ?? 'auto' })
   const workspaceRoot = path.resolve(opts.root ?? cwd)
-  return provider.confine(opts.command, { mode: opts.mode, workspaceRoot })
+  const confined = provider.confine(opts.command, { mode: opts.mode, workspaceRoot })
+  const warnings = opts.mode === 'workspace-write' ? provider.probe({ workspaceRoot }).warnings : []
+  return { confined, warnings }
 }
 
 // A refusal with reasons (SandboxUnavailableError) lists them.
@@ -132,9 +134,10 @@ async function runCommand (args, io, { raise = raiseOnSelf, confine = defaultCon
   const cwd = path.resolve(opts.cwd === null ? process.cwd() : opts.cwd)
   let confined
   try {
-    confined = opts.mode !== null
-      ? confineMode(opts, cwd)
-      : confine(opts.command, readPolicy(opts.policy), { cwd })
+    let warnings = []
+    if (opts.mode !== null) ({ confined, warnings } = confineMode(opts, cwd))
+    else confined = confine(opts.command, readPolicy(opts.policy), { cwd })
+    for (const w of warnings) io.err(`sandy: warning: ${w}\n`)
   } catch (err) {
     io.err(describeError(err))
     return POLICY_EXIT

@@ -4,6 +4,7 @@
 // an exit code. main() only dispatches, so a new command (`sandy run ...`) is
 // one more entry. Output goes through io so tests can run commands in-process.
 
+const path = require('node:path')
 const { runCommand, RUN_USAGE, RUN_SUMMARY } = require('./cli-run')
 
 const USAGE_EXIT = 2
@@ -67,19 +68,37 @@ function formatProbe (report) {
     '\nBackends\n' + formatTable(backendRows(report))
 }
 
+// --root DIR (default: the current directory, the default root of `sandy
+// run --mode`): warns about what a workspace-write run there cannot protect.
+function parseProbeArgs (args) {
+  const opts = { json: false, root: null }
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === '--json') opts.json = true
+    else if (args[i] === '--root' && i + 1 < args.length) opts.root = args[++i]
+    else return { error: `unexpected argument for probe: ${args[i]}` }
+  }
+  return opts
+}
+
 async function runProbe (args, io) {
-  const json = args.includes('--json')
-  const unknown = args.filter((a) => a !== '--json')
-  if (unknown.length > 0) return usageError(`unexpected argument for probe: ${unknown[0]}`, io)
+  const opts = parseProbeArgs(args)
+  if (opts.error) return usageError(opts.error, io)
   // Loaded here so `sandy --help` works even when the addon is not built.
-  const report = require('./probe').probe()
-  io.out(json ? JSON.stringify(report, null, 2) + '\n' : formatProbe(report))
+  const report = { ...require('./probe').probe() }
+  try {
+    report.warnings = require('./provider').workspaceWarnings(path.resolve(opts.root ?? process.cwd()))
+  } catch (err) {
+    io.err(`sandy: --root: ${err.message}\n`)
+    return USAGE_EXIT
+  }
+  const warnings = report.warnings.map((w) => `\nwarning: ${w}\n`).join('')
+  io.out(opts.json ? JSON.stringify(report, null, 2) + '\n' : formatProbe(report) + warnings)
   return 0
 }
 
 const COMMANDS = {
   probe: {
-    usage: 'sandy probe [--json]',
+    usage: 'sandy probe [--json] [--root DIR]',
     summary: 'report what this host can enforce and which backends are usable',
     run: runProbe
   },

@@ -32,27 +32,34 @@ function unusable (why) {
 // alone (the home directory from the password database, never from the
 // environment), so every launcher of that user can protect all of them
 // (protectedDirs), whichever one another process of the user chose.
-function candidateDirs (euid) {
+function candidateDirs (euid, home = passwdHome(euid)) {
   if (euid === 0) return ['/var/cache/sandy-native']
   const out = []
-  let home = null
-  try {
-    if (euid === process.geteuid()) home = os.userInfo().homedir
-  } catch {}
   if (typeof home === 'string' && path.isAbsolute(home) && home !== '/') out.push(path.join(home, '.cache', 'sandy-native'))
   out.push(`/var/tmp/sandy-native-${euid}`, `/tmp/sandy-native-${euid}`, `/dev/shm/sandy-native-${euid}`)
   return out
 }
 
+// The home directory of this process's user in the password database.
+function passwdHome (euid) {
+  if (euid !== process.geteuid()) return null
+  try {
+    return os.userInfo().homedir
+  /* c8 ignore next 3: a user the password database does not know */
+  } catch {
+    return null
+  }
+}
+
 // The directories every sandbox of this user keeps read-only and
 // unrenamable: the chosen launcher's own, and each candidate that exists
-// (canonical spellings; another process of the user may use any of them).
-function protectedDirs (launcher, euid = process.geteuid()) {
+// (canonical spellings, where a symlink leads; another process of the user
+// may use any of them).
+function protectedDirs (launcher, candidates = candidateDirs(process.geteuid())) {
   const dirs = new Set([path.dirname(launcher)])
-  for (const dir of candidateDirs(euid)) {
-    try {
-      if (fs.lstatSync(dir).isDirectory()) dirs.add(fs.realpathSync(dir))
-    } catch {}
+  for (const dir of candidates) {
+    const st = fs.statSync(dir, { throwIfNoEntry: false })
+    if (st && st.isDirectory()) dirs.add(fs.realpathSync(dir))
   }
   return [...dirs]
 }
@@ -67,17 +74,26 @@ const sticky = (st) => (Number(st.mode) & 0o1000) !== 0
 // beneath it belongs to root or owner. dir itself must belong to owner.
 function chainProblem (dir, owner) {
   let child = null
-  for (let p = dir; ; p = path.dirname(p)) {
+  for (const p of selfAndAncestors(dir)) {
     const st = fs.lstatSync(p)
     if (!st.isDirectory()) return `${p} is not a directory`
-    if (p === dir && st.uid !== owner) return `${p} belongs to uid ${st.uid}`
-    if (st.uid !== 0 && st.uid !== owner) return `${p} belongs to uid ${st.uid}`
+    if ((p === dir && st.uid !== owner) || (st.uid !== 0 && st.uid !== owner)) return `${p} belongs to uid ${st.uid}`
     if (groupOrOtherWrite(st) && !(sticky(st) && child && (child.uid === 0 || child.uid === owner))) {
       return `${p} is writable by others`
     }
-    if (p === '/') return null
     child = st
   }
+  return null
+}
+
+// p, its parent, ... up to and including /.
+function selfAndAncestors (p) {
+  const out = [p]
+  while (p !== '/') {
+    p = path.dirname(p)
+    out.push(p)
+  }
+  return out
 }
 
 // size, times and identity: what any change to the file changes
@@ -86,8 +102,9 @@ function keyOf (st) {
 }
 
 // What the copy (or the original) must look like at every confine.
+// (st is known to be a regular file: readVerified checked it, and a later
+// change of type changes its key.)
 function fileProblem (st, owner) {
-  if (!st.isFile()) return 'not a regular file'
   if (st.nlink !== 1n) return `${st.nlink} hard links`
   if (Number(st.uid) !== owner) return `owned by uid ${st.uid}`
   if (groupOrOtherWrite(st)) return 'writable by group or others'
@@ -106,6 +123,7 @@ function readVerified (file, expected) {
     let off = 0
     while (off < bytes.length) {
       const n = fs.readSync(fd, bytes, off, bytes.length - off, off)
+      /* c8 ignore next: the file shrank while it was read */
       if (n === 0) return null
       off += n
     }
@@ -125,11 +143,13 @@ function install (dir, file, bytes) {
     fs.writeSync(fd, bytes)
     fs.fsyncSync(fd)
     fs.fchmodSync(fd, COPY_MODE)
+  /* c8 ignore start: a full or failing disk */
   } catch (err) {
     fs.closeSync(fd)
     fs.rmSync(tmp, { force: true })
     throw err
   }
+  /* c8 ignore stop */
   fs.closeSync(fd)
   try {
     fs.renameSync(tmp, file)
@@ -209,7 +229,12 @@ function copyIn (dir, source, expected, euid, why) {
     if (attempt === 1) break
     const src = readVerified(fs.realpathSync(source), expected)
     if (src === null) throw unusable('the shipped launcher does not match the digest recorded when it was built')
-    install(real, file, src.bytes)
+    try {
+      install(real, file, src.bytes)
+    } catch (err) {
+      why.push(`${dir}: ${err.code}`)
+      return null
+    }
   }
   why.push(`${dir}: the copy did not verify after it was written`)
   return null
@@ -220,8 +245,9 @@ let state = null
 // The path of a verified launcher (a private copy, or the original where
 // only root can change it), checked at every call. Throws
 // SANDY_LAUNCHER_UNUSABLE rather than ever return an unverified one.
-function verifiedLauncher ({ source, digest }, euid = process.geteuid()) {
-  if (state && state.source === source && state.digest === digest && state.euid === euid && stillValid(state.at)) {
+// (dirs: where copies may go, candidateDirs(euid) unless a test says.)
+function verifiedLauncher ({ source, digest, dirs }, euid = process.geteuid()) {
+  if (state && state.source === source && state.digest === digest && state.euid === euid && state.dirs === dirs && stillValid(state.at)) {
     return state.at.file
   }
   if (typeof digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest)) {
@@ -232,14 +258,14 @@ function verifiedLauncher ({ source, digest }, euid = process.geteuid()) {
   try {
     at = original(source, digest, euid)
   } catch (err) {
-    throw unusable(`the shipped launcher cannot be read (${err.code || err.message})`)
+    throw unusable(`the shipped launcher cannot be read (${err.code})`)
   }
-  for (const dir of at ? [] : candidateDirs(euid)) {
+  for (const dir of at ? [] : dirs || candidateDirs(euid)) {
     at = copyIn(dir, source, digest, euid, why)
     if (at) break
   }
   if (!at) throw unusable(`no directory can hold a private copy of it (${why.join('; ')})`)
-  state = { source, digest, euid, at }
+  state = { source, digest, euid, dirs, at }
   return at.file
 }
 
@@ -247,11 +273,7 @@ function verifiedLauncher ({ source, digest }, euid = process.geteuid()) {
 // grant among them could change it (the Landlock-only level has no view
 // to make it read-only).
 function ancestorIds (file) {
-  const ids = new Set()
-  for (let p = file; ; p = path.dirname(p)) {
-    ids.add(idOf(fs.statSync(p, { bigint: true })))
-    if (p === '/') return ids
-  }
+  return new Set(selfAndAncestors(file).map((p) => idOf(fs.statSync(p, { bigint: true }))))
 }
 
 module.exports = { verifiedLauncher, protectedDirs, ancestorIds, candidateDirs, chainProblem, unusable, NAME }

@@ -252,6 +252,28 @@ function confineWith (report, runner, policy, argv) {
   return { argv: built, enforcement: verdict.enforcement, denialSignatures: dialect.denialSignatures, runnerFailureRules: Object.freeze(rules) }
 }
 
+// ---- the package inside a workspace ----------------------------------------
+
+const PACKAGE_ROOT = path.resolve(__dirname, '..')
+const PACKAGE_INSIDE = 'sandy-native\'s own files (its JavaScript and addon) lie inside the writable workspace: ' +
+  'a confined command can change what the next Node process loads from them; install the package outside the workspace'
+
+// What no sandbox protects once this process has loaded the package: a
+// workspace-write root (an absolute path) that contains it, by device and
+// inode, is reported (THREAT_MODEL.md, "the package's own files"). Throws
+// a RangeError naming the error code, never the path, when the root
+// cannot be resolved.
+function workspaceWarnings (workspaceRoot) {
+  let id
+  try {
+    const st = fs.statSync(fs.realpathSync.native(workspaceRoot), { bigint: true })
+    id = `${st.dev}:${st.ino}`
+  } catch (err) {
+    throw new RangeError(`the workspace root cannot be resolved (${err.code})`)
+  }
+  return ancestorIds(fs.realpathSync(PACKAGE_ROOT)).has(id) ? [PACKAGE_INSIDE] : []
+}
+
 // ---- the provider -----------------------------------------------------------
 
 function createLocalSandboxProvider (options = {}) {
@@ -268,12 +290,24 @@ function createLocalSandboxProvider (options = {}) {
     return Object.freeze({ ...out, argv: Object.freeze([...out.argv]) })
   }
 
-  function probe () {
+  // With { workspaceRoot }, also what a workspace-write run there leaves
+  // unprotected (warnings).
+  function probe (options) {
     const r = arbitration()
-    return structuredClone({ requested: r.requested, selected: r.selected, candidates: r.candidates })
+    const report = { requested: r.requested, selected: r.selected, candidates: r.candidates }
+    if (options !== undefined) {
+      if (options === null || typeof options !== 'object') throw new TypeError('options must be an object')
+      checkKeys(options, ['workspaceRoot'], 'options')
+      const { workspaceRoot } = options
+      if (typeof workspaceRoot !== 'string' || !path.isAbsolute(workspaceRoot) || workspaceRoot.includes('\0')) {
+        throw new TypeError('options.workspaceRoot must be an absolute path')
+      }
+      report.warnings = workspaceWarnings(workspaceRoot)
+    }
+    return structuredClone(report)
   }
 
   return Object.freeze({ confine, probe })
 }
 
-module.exports = { createLocalSandboxProvider, CONFINED_MODES }
+module.exports = { createLocalSandboxProvider, workspaceWarnings, CONFINED_MODES }

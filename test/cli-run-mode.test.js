@@ -89,4 +89,12 @@ t.test('sandy run --mode argument errors and refusals', async (t) => {
   lines.length = 0
   t.equal(await runCommand(['--mode', 'read-only', '--root', dir, '--cwd', dir, '--', '/bin/sh', '-c', 'exit 3'], io), 3, 'exit status passes through')
   t.equal(await main(['run', '--mode', 'read-only', '--', '/bin/true'], io), 0, 'dispatched by the CLI')
+  lines.length = 0
+  const pkgRoot = path.join(__dirname, '..')
+  t.equal(await runCommand(['--mode', 'workspace-write', '--root', pkgRoot, '--cwd', dir, '--', '/bin/true'], io), 0)
+  t.match(lines.join(''), /^sandy: warning: sandy-native's own files \(its JavaScript and addon\) lie inside the writable workspace: /,
+    'a workspace holding the package itself: warned on stderr, and run')
+  lines.length = 0
+  t.equal(await runCommand(['--mode', 'read-only', '--root', pkgRoot, '--cwd', dir, '--', '/bin/true'], io), 0)
+  t.same(lines, [], 'read-only: nothing there is writable, no warning')
 })
