@@ -273,12 +273,19 @@ export interface ProviderProbeReport {
   readonly requested: ProviderBackend
   readonly selected: BackendName | 'runner' | null
   readonly candidates: readonly ProviderCandidate[]
+  /** Only when asked with a workspace root: what a workspace-write run there leaves unprotected (the package's own files inside it). */
+  readonly warnings?: readonly string[]
+}
+
+export interface ProviderProbeOptions {
+  /** An absolute path: report what a workspace-write run with this root cannot protect. */
+  workspaceRoot: string
 }
 
 export interface SandboxProvider {
   /** Synchronous; throws `SandboxUnavailableError` rather than return the argv unconfined. */
   confine (argv: readonly string[], policy: SeamSandboxPolicy): ConfinedArgv
-  probe (): ProviderProbeReport
+  probe (options?: ProviderProbeOptions): ProviderProbeReport
 }
 
 export declare function createLocalSandboxProvider (options?: LocalSandboxProviderOptions): SandboxProvider

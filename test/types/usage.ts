@@ -61,6 +61,7 @@ const runnerConfig: RunnerConfig = { argv: ['/usr/bin/env'], runnerFailureSignat
 const backendChoice: ProviderBackend = 'runner'
 const provider: SandboxProvider = sandy.createLocalSandboxProvider({ ...options, runner: runnerConfig, backend: backendChoice })
 const arbitration: ProviderProbeReport = provider.probe()
+const warned: readonly string[] | undefined = provider.probe({ workspaceRoot: '/srv/project' }).warnings
 const candidate: ProviderCandidate | undefined = arbitration.candidates[0]
 const wrapped: ConfinedArgv = provider.confine(['true'], seam)
 const byPolicy: ConfinedArgv = sandy.confinePolicy(['true'], policy, { cwd: '/tmp' })
