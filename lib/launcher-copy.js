@@ -199,11 +199,19 @@ function original (source, expected, euid) {
 
 // A verified copy in dir, made when missing or wrong; null when dir cannot
 // hold one (with the reason pushed to `why`).
-function copyIn (dir, source, expected, euid, why) {
+function makeDir (dir, euid) {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: euid === 0 ? 0o755 : 0o700 })
+    return null
   } catch (err) {
-    why.push(`${dir}: ${err.code}`)
+    return err.code
+  }
+}
+
+function copyIn (dir, source, expected, euid, why) {
+  const failed = makeDir(dir, euid)
+  if (failed) {
+    why.push(`${dir}: ${failed}`)
     return null
   }
   const real = fs.realpathSync(dir)
@@ -254,13 +262,19 @@ function verifiedLauncher ({ source, digest, dirs }, euid = process.geteuid()) {
     throw unusable('its build recorded no digest (sandy-launcher.sha256)')
   }
   const why = []
+  const candidates = dirs || candidateDirs(euid)
+  // Every candidate exists from the first confine of any process of the
+  // user on, so every sandbox of the user protects each one: a directory
+  // created later, by another process, would be writable in a sandbox
+  // that started before it existed.
+  for (const dir of candidates) makeDir(dir, euid)
   let at = null
   try {
     at = original(source, digest, euid)
   } catch (err) {
     throw unusable(`the shipped launcher cannot be read (${err.code})`)
   }
-  for (const dir of at ? [] : dirs || candidateDirs(euid)) {
+  for (const dir of at ? [] : candidates) {
     at = copyIn(dir, source, digest, euid, why)
     if (at) break
   }

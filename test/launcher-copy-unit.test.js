@@ -93,7 +93,7 @@ t.test('a missing, malformed or unreadable source is refused', async (t) => {
   unusable(t, () => verifiedLauncher({ source, digest: null }), /recorded no digest/)
   unusable(t, () => verifiedLauncher({ source, digest: 'abc' }), /recorded no digest/)
   const dir = scratch(t)
-  unusable(t, () => verifiedLauncher({ source: path.join(dir, 'missing'), digest: launcherDigest }, NOBODY), /cannot be read \(ENOENT\)/)
+  unusable(t, () => verifiedLauncher({ source: path.join(dir, 'missing'), digest: launcherDigest, dirs: [path.join(dir, 'copies')] }, NOBODY), /cannot be read \(ENOENT\)/)
   const wrong = path.join(dir, 'wrong')
   fs.writeFileSync(wrong, 'not the launcher', { mode: 0o755 })
   const copies = path.join(dir, 'copies')
@@ -244,4 +244,17 @@ t.test('the Landlock-only level refuses a workspace that holds a launcher copy (
   t.match(err.message, /the Landlock-only level cannot protect/)
   t.ok(provider.confine(['true'], { mode: 'read-only', workspaceRoot: path.dirname(path.dirname(copy)) }), 'read-only is fine')
   t.ok(provider.confine(['true'], { mode: 'workspace-write', workspaceRoot: scratch(t) }), 'and a workspace elsewhere')
+})
+
+t.test('every candidate directory is made at once, even when the original is used', { skip: ROOT_ONLY }, async (t) => {
+  const dir = scratch(t)
+  const pkg = path.join(dir, 'pkg')
+  fs.mkdirSync(pkg, { mode: 0o755 })
+  const shipped = path.join(pkg, 'sandy-launcher')
+  fs.copyFileSync(source, shipped)
+  fs.chmodSync(shipped, 0o755)
+  const dirs = [path.join(dir, 'a', 'copies'), path.join(dir, 'b')]
+  t.equal(verifiedLauncher({ source: shipped, digest: launcherDigest, dirs }, NOBODY), shipped)
+  for (const d of dirs) t.ok(fs.statSync(d).isDirectory(), `${d} exists, so every sandbox of the user protects it`)
+  t.same(protectedDirs(shipped, dirs), [pkg, ...dirs])
 })

@@ -408,3 +408,36 @@ t.test('the Landlock-only level refuses a workspace that contains a launcher cop
   t.equal(got.direct.code, 125, `the launcher refuses too (${got.direct.stderr.trim()})`)
   t.match(got.direct.stderr, /the policy lets the command write the launcher itself/)
 })
+
+t.test('a sandbox that started before the user\'s copy directory was used cannot write it later [nobody]', { skip: process.getuid() !== 0 && `${require('../scripts/test-verdict.js').UNCOVERED} the copy directory race as uid 65534: this run is not root` }, async (t) => {
+  const nobody = users().at(-1)
+  const dir = base(t, '/tmp')
+  const pkgB = installPackage(path.join(dir, 'b'), nobody)
+  const evil = path.join(dir, 'evil')
+  fs.writeFileSync(evil, EVIL(path.join(dir, 'never')), { mode: 0o755 })
+  // A waits for a copy to appear in the user's first shared candidate
+  // directory and then tries to replace it
+  const attack = `for i in $(seq 200); do for f in "$1"/sandy-launcher-*; do [ -f "$f" ] && { chmod u+w "$f" && cat "$2" > "$f" && echo WROTE; exit 0; }; done; sleep 0.05; done; echo NONE`
+  const got = node(nobody, pkgB, `
+    const { spawn } = require('node:child_process')
+    const d = '/var/tmp/sandy-native-${nobody.uid}'
+    const a = require(${JSON.stringify(ROOT)}).createLocalSandboxProvider({ backend: 'sandy' })
+    const c = a.confine(['/bin/sh', '-c', ${JSON.stringify(attack)}, 'sh', d, ${JSON.stringify(evil)}], { mode: 'workspace-write', workspaceRoot: '/var/tmp' })
+    const child = spawn(c.argv[0], c.argv.slice(1), { cwd: '/var/tmp' })
+    let out = ''
+    child.stdout.on('data', (x) => { out += x })
+    child.stderr.on('data', (x) => { out += x })
+    const done = new Promise((resolve) => child.on('close', resolve))
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const copy = sandy.createLocalSandboxProvider({ backend: 'sandy' }).confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }).argv[0]
+    await done
+    const head = fs.readFileSync(copy).subarray(0, 4).toString('latin1')
+    const bare = run(['/bin/sh', '-c', ${JSON.stringify(attack)}, 'sh', d, ${JSON.stringify(evil)}])
+    return { copy, out, head, bare: bare.stdout }`,
+  { isolate: true })
+  t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
+  t.equal(path.dirname(got.copy), `/var/tmp/sandy-native-${nobody.uid}`, 'B\'s copy is in the directory A watched')
+  t.notMatch(got.out, /WROTE/, `confined: A could not replace it (${got.out.trim()})`)
+  t.equal(got.head, '\x7fELF', 'B\'s copy is intact')
+  t.equal(got.bare, 'WROTE\n', 'unconfined: the same loop replaces it')
+})
