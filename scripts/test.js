@@ -82,9 +82,10 @@ function sanitizerEnv () {
   }
 }
 
-// The checks that build and run their own binaries (layer builds, C tests,
-// fuzzing) have nothing to add against the sanitized addon.
-const NOT_UNDER_ASAN = ['layers.test.js', 'native.test.js']
+// What has nothing to add against the sanitized addon: the checks that
+// build and run their own binaries (layer builds, C tests, fuzzing), and
+// those of documents, types and the test net itself.
+const NOT_UNDER_ASAN = ['layers.test.js', 'native.test.js', 'threat-model.test.js', 'strict.test.js', 'types.test.js']
 
 const stages = []
 function stage (name, fn) {
@@ -106,7 +107,7 @@ if (process.env.SANDY_TEST_NO_ASAN === '1') {
   const files = fs.readdirSync(path.join(root, 'test'))
     .filter((f) => f.endsWith('.test.js') && !NOT_UNDER_ASAN.includes(f))
     .map((f) => path.join('test', f))
-  console.log(`# not run under ASan/UBSan (they build and run their own binaries): ${NOT_UNDER_ASAN.join(', ')}`)
+  console.log(`# not run under ASan/UBSan (no sanitized code in them): ${NOT_UNDER_ASAN.join(', ')}`)
   stage('suite under ASan/UBSan', () => runTap(ASAN, sanitizerEnv(), ['--disable-coverage', ...files]))
 }
 
