@@ -23,6 +23,17 @@ function scratch (t, mode = 0o755) {
   return dir
 }
 
+// A root-owned directory holding a copy of the shipped launcher.
+function rootInstall (t) {
+  const dir = scratch(t)
+  const pkg = path.join(dir, 'pkg')
+  fs.mkdirSync(pkg, { mode: 0o755 })
+  const shipped = path.join(pkg, 'sandy-launcher')
+  fs.copyFileSync(source, shipped)
+  fs.chmodSync(shipped, 0o755)
+  return { dir, pkg, shipped }
+}
+
 const unusable = (t, fn, message) => t.throws(fn, { code: 'SANDY_LAUNCHER_UNUSABLE', message })
 
 t.test('where copies live: a function of the user alone', async (t) => {
@@ -172,12 +183,7 @@ t.test('another user\'s directory, or one others can write, is refused', { skip:
 })
 
 t.test('the shipped launcher itself, where only root can change it', { skip: ROOT_ONLY }, async (t) => {
-  const dir = scratch(t)
-  const pkg = path.join(dir, 'pkg')
-  fs.mkdirSync(pkg, { mode: 0o755 })
-  const shipped = path.join(pkg, 'sandy-launcher')
-  fs.copyFileSync(source, shipped)
-  fs.chmodSync(shipped, 0o755)
+  const { dir, pkg, shipped } = rootInstall(t)
   const copies = path.join(dir, 'copies')
   fs.mkdirSync(copies, { mode: 0o700 })
   fs.chownSync(copies, NOBODY, NOBODY)
@@ -247,12 +253,7 @@ t.test('the Landlock-only level refuses a workspace that holds a launcher copy (
 })
 
 t.test('every candidate directory is made at once, even when the original is used', { skip: ROOT_ONLY }, async (t) => {
-  const dir = scratch(t)
-  const pkg = path.join(dir, 'pkg')
-  fs.mkdirSync(pkg, { mode: 0o755 })
-  const shipped = path.join(pkg, 'sandy-launcher')
-  fs.copyFileSync(source, shipped)
-  fs.chmodSync(shipped, 0o755)
+  const { dir, pkg, shipped } = rootInstall(t)
   const dirs = [path.join(dir, 'a', 'copies'), path.join(dir, 'b')]
   t.equal(verifiedLauncher({ source: shipped, digest: launcherDigest, dirs }, NOBODY), shipped)
   for (const d of dirs) t.ok(fs.statSync(d).isDirectory(), `${d} exists, so every sandbox of the user protects it`)
