@@ -250,8 +250,10 @@ t.test('the README\'s own line in a fresh checkout, as root', async (t) => {
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(checkout, 'node_modules'))
   const outside = `/etc/sandy-readme-${process.pid}`
   t.teardown(() => fs.rmSync(outside, { force: true }))
-  const r = spawnSync(NODE[0], [...NODE.slice(1), path.join(checkout, 'bin', 'sandy'), 'run', '--mode', 'workspace-write', '--',
-    SH, '-c', `echo ok > here.txt; echo no > ${outside}`], { cwd: checkout, encoding: 'utf8', env: plainNodeEnv(withSanitizerEnv({ PATH: '/usr/bin:/bin' })) })
+  // the README's line as written, through npx, which finds the checkout's bin
+  const npx = path.join(path.dirname(process.execPath), 'npx')
+  const r = spawnSync('/usr/bin/env', ['-u', 'NODE_OPTIONS', npx, '--no-install', 'sandy', 'run', '--mode', 'workspace-write', '--',
+    SH, '-c', `echo ok > here.txt; echo no > ${outside}`], { cwd: checkout, encoding: 'utf8', env: plainNodeEnv(withSanitizerEnv({ npm_config_update_notifier: 'false' })) })
   t.match(r.stderr, /Read-only file system/, 'the write to /etc is refused')
   t.equal(fs.readFileSync(path.join(checkout, 'here.txt'), 'utf8'), 'ok\n', 'the write in the checkout landed')
   t.notOk(fs.existsSync(outside))
