@@ -6,7 +6,8 @@
       "csrc/error.c",
       "csrc/policy.c",
       "csrc/resolve.c",
-      "csrc/policy_argv.c"
+      "csrc/policy_argv.c",
+      "csrc/copy_dirs.c"
     ],
     "strict_cflags": ["-std=c11", "-Wall", "-Wextra", "-Werror", "-D_GNU_SOURCE", "-fvisibility=hidden"]
   },

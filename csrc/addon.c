@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "copy_dirs.h"
 #include "error.h"
 #include "launcher.h"
 #include "policy.h"
@@ -912,6 +913,24 @@ done:
 	return out;
 }
 
+/* copyDirs(uid) -> where that uid's launcher copies live, best first */
+static napi_value copy_dirs(napi_env env, napi_callback_info info)
+{
+	napi_value argv[1], arr;
+	char dirs[SANDY_COPY_DIRS_MAX][SANDY_COPY_DIR_BYTES];
+	uint32_t uid;
+	size_t n;
+
+	if (get_args(env, info, 1, argv) == NULL)
+		return NULL;
+	CHECK(napi_get_value_uint32(env, argv[0], &uid));
+	n = sandy_copy_dirs(uid, dirs);
+	arr = make_array(env, n);
+	for (size_t i = 0; arr != NULL && i < n; i++)
+		arr = set_element(env, arr, (uint32_t)i, make_string(env, dirs[i]));
+	return arr;
+}
+
 static napi_value init(napi_env env, napi_value exports)
 {
 	static const napi_property_descriptor fns[] = {
@@ -930,6 +949,8 @@ static napi_value init(napi_env env, napi_value exports)
 		 NULL, napi_enumerable, NULL},
 		{"bwrapArgv", NULL, bwrap_argv, NULL, NULL, NULL,
 		 napi_enumerable, NULL},
+		{"copyDirs", NULL, copy_dirs, NULL, NULL, NULL, napi_enumerable,
+		 NULL},
 	};
 
 	CHECK(napi_define_properties(env, exports, sizeof(fns) / sizeof(fns[0]),

@@ -214,10 +214,13 @@ static int protect_words(const char *root, const char *dir, const char **words,
 {
 	size_t start = strcmp(root, "/") == 0 ? 0 : strlen(root);
 
-	if (!sandy_path_contains(root, dir) || strcmp(root, dir) == 0)
+	if (!sandy_path_contains(root, dir))
 		return 0;
-	for (const char *s = strchr(dir + start + 1, '/'); s != NULL;
-	     s = strchr(s + 1, '/')) {
+	/* (the root itself: no directory in between; the read-only bind of
+	 * it, on top of the root's own bind, still applies) */
+	for (const char *s = strlen(dir) > start ? strchr(dir + start + 1, '/')
+						 : NULL;
+	     s != NULL; s = strchr(s + 1, '/')) {
 		char *prefix = strndup(dir, (size_t)(s - dir));
 
 		if (prefix == NULL)

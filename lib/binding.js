@@ -6,7 +6,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const load = require('node-gyp-build')
-const { verifiedLauncher } = require('./launcher-copy')
+const { verifiedLauncher, protectedDirs } = require('./launcher-copy')
 
 const root = path.resolve(__dirname, '..')
 const LAUNCHER_NAME = 'sandy-launcher'
@@ -43,7 +43,12 @@ const launcherDigest = readDigest()
 // shipped file where only root can change it). Throws
 // SANDY_LAUNCHER_UNUSABLE like launcherPath().
 function verifiedLauncherPath () {
-  return verifiedLauncher({ source: launcherPath(), digest: launcherDigest })
+  return verifiedLauncher({ source: launcherPath(), digest: launcherDigest, dirs: copyDirs() })
 }
 
-module.exports = { addon, addonPath, launcherPath, readDigest, launcherDigest, verifiedLauncherPath }
+// Where this user's copies live (csrc/copy_dirs.c), and the directories
+// every sandbox of the user keeps read-only: the launcher's and those.
+const copyDirs = () => addon.copyDirs(process.geteuid())
+const guardedDirs = (launcher) => protectedDirs(launcher, copyDirs())
+
+module.exports = { addon, addonPath, launcherPath, readDigest, launcherDigest, verifiedLauncherPath, guardedDirs }

@@ -4,8 +4,7 @@
 // the argv). Everything that can be checked before the spawn is checked
 // here, so a policy that cannot be enforced fails in the caller, not later.
 const crypto = require('node:crypto')
-const { addon, verifiedLauncherPath } = require('./binding')
-const { protectedDirs } = require('./launcher-copy')
+const { addon, verifiedLauncherPath, guardedDirs } = require('./binding')
 const { SandboxError } = require('./errors')
 const { SandboxPolicy, cwdBytes, resolveNative } = require('./policy')
 const { probe } = require('./probe')
@@ -91,7 +90,7 @@ function confineWith (argv, policy, { cwd = process.cwd() } = {}, { launcher, re
   // The launcher copies' directories are read-only and unrenamable in the
   // view, even where a grant makes their surroundings writable (the
   // launcher protects its own directory too).
-  const guarded = protectedDirs(runner).reduce((p, dir) => p.denyWriteExact(dir), policy)
+  const guarded = guardedDirs(runner).reduce((p, dir) => p.denyWriteExact(dir), policy)
   const nonce = newNonce()
   const words = addon.policyArgv(guarded.toNative(), cwdArg, nonce)
   return Object.freeze({

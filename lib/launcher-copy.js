@@ -13,14 +13,13 @@
 // anything, so only the sandboxes' read-only mounts protect it.
 const crypto = require('node:crypto')
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 
 const NAME = 'sandy-launcher'
 const COPY_MODE = 0o555
 const MAX_BYTES = 64 * 1024 * 1024
-const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = fs.constants
+const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = fs.constants
 
 function unusable (why) {
   const e = new Error(`the sandy launcher cannot be used: ${why}; reinstall sandy-native or run \`npm rebuild sandy-native\``)
@@ -28,38 +27,18 @@ function unusable (why) {
   return e
 }
 
-// Where a process keeps its copies, best first: a function of the user
-// alone (the home directory from the password database, never from the
-// environment), so every launcher of that user can protect all of them
-// (protectedDirs), whichever one another process of the user chose.
-function candidateDirs (euid, home = passwdHome(euid)) {
-  if (euid === 0) return ['/var/cache/sandy-native']
-  const out = []
-  if (typeof home === 'string' && path.isAbsolute(home) && home !== '/') out.push(path.join(home, '.cache', 'sandy-native'))
-  out.push(`/var/tmp/sandy-native-${euid}`, `/tmp/sandy-native-${euid}`, `/dev/shm/sandy-native-${euid}`)
-  return out
-}
-
-// The home directory of this process's user in the password database.
-function passwdHome (euid) {
-  if (euid !== process.geteuid()) return null
-  try {
-    return os.userInfo().homedir
-  /* c8 ignore next 3: a user the password database does not know */
-  } catch {
-    return null
-  }
-}
-
 // The directories every sandbox of this user keeps read-only and
-// unrenamable: the chosen launcher's own, and each candidate that exists
-// (canonical spellings, where a symlink leads; another process of the user
-// may use any of them).
-function protectedDirs (launcher, candidates = candidateDirs(process.geteuid())) {
+// unrenamable: the chosen launcher's own, and each of the user's copy
+// directories (candidates: csrc/copy_dirs.c, best first). A missing one is
+// made first, so that a sandbox started now protects it even if another
+// process of the user puts a copy there later; one that another user
+// squats, or that lies behind a symlink, is no copy directory and is left
+// alone (the launcher skips it too).
+function protectedDirs (launcher, candidates, euid = process.geteuid()) {
   const dirs = new Set([path.dirname(launcher)])
   for (const dir of candidates) {
-    const st = fs.statSync(dir, { throwIfNoEntry: false })
-    if (st && st.isDirectory()) dirs.add(fs.realpathSync(dir))
+    makeDir(dir, euid)
+    if (chainProblem(dir, euid) === null) dirs.add(dir)
   }
   return [...dirs]
 }
@@ -75,7 +54,12 @@ const sticky = (st) => (Number(st.mode) & 0o1000) !== 0
 function chainProblem (dir, owner) {
   let child = null
   for (const p of selfAndAncestors(dir)) {
-    const st = fs.lstatSync(p)
+    let st
+    try {
+      st = fs.lstatSync(p)
+    } catch (err) {
+      return `${p}: ${err.code}`
+    }
     if (!st.isDirectory()) return `${p} is not a directory`
     if ((p === dir && st.uid !== owner) || (st.uid !== 0 && st.uid !== owner)) return `${p} belongs to uid ${st.uid}`
     if (groupOrOtherWrite(st) && !(sticky(st) && child && (child.uid === 0 || child.uid === owner))) {
@@ -115,7 +99,8 @@ function fileProblem (st, owner) {
 // The file's bytes and their digest, read through one descriptor that was
 // opened without following a symlink.
 function readVerified (file, expected) {
-  const fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW)
+  // (O_NONBLOCK: a FIFO in its place must not hang the caller)
+  const fd = fs.openSync(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK)
   try {
     const st = fs.fstatSync(fd, { bigint: true })
     if (!st.isFile() || st.size > BigInt(MAX_BYTES)) return null
@@ -173,7 +158,8 @@ function stillValid (s) {
   try {
     const st = fs.lstatSync(s.file, { bigint: true })
     const dir = fs.lstatSync(s.dir)
-    return keyOf(st) === s.key && fileProblem(st, s.owner) === null && `${idOf(dir)}:${dir.uid}:${dir.mode}` === s.dirKey
+    return keyOf(st) === s.key && fileProblem(st, s.owner) === null && `${idOf(dir)}:${dir.uid}:${dir.mode}` === s.dirKey &&
+      chainProblem(s.dir, s.owner) === null
   } catch {
     return false
   }
@@ -197,30 +183,38 @@ function original (source, expected, euid) {
   return settle(file, dir, 0, got.key)
 }
 
-// A verified copy in dir, made when missing or wrong; null when dir cannot
-// hold one (with the reason pushed to `why`).
+// A copy directory, made when missing; one of the user's own whose mode
+// was loosened (the Landlock-only level does not govern chmod) is
+// tightened again: every copy in it is verified by its digest before use
+// anyway. Returns null, or the error code.
 function makeDir (dir, euid) {
+  const mode = euid === 0 ? 0o755 : 0o700
   try {
-    fs.mkdirSync(dir, { recursive: true, mode: euid === 0 ? 0o755 : 0o700 })
+    fs.mkdirSync(dir, { recursive: true, mode })
+    const st = fs.lstatSync(dir)
+    if (st.isDirectory() && st.uid === euid && groupOrOtherWrite(st)) fs.chmodSync(dir, mode)
     return null
   } catch (err) {
     return err.code
   }
 }
 
+// A verified copy in dir, made when missing or wrong; null when dir cannot
+// hold one (with the reason pushed to `why`).
 function copyIn (dir, source, expected, euid, why) {
   const failed = makeDir(dir, euid)
   if (failed) {
     why.push(`${dir}: ${failed}`)
     return null
   }
-  const real = fs.realpathSync(dir)
-  const problem = chainProblem(real, euid)
+  // (lstat of every component: a symlink anywhere on the way is refused,
+  // so the path is canonical, as the launcher expects of it too)
+  const problem = chainProblem(dir, euid)
   if (problem !== null) {
     why.push(`${dir}: ${problem}`)
     return null
   }
-  const file = path.join(real, `${NAME}-${expected}`)
+  const file = path.join(dir, `${NAME}-${expected}`)
   for (let attempt = 0; attempt < 2; attempt++) {
     let got = null
     try {
@@ -232,13 +226,13 @@ function copyIn (dir, source, expected, euid, why) {
         why.push(`${dir}: a program there cannot be executed (noexec mount?)`)
         return null
       }
-      return settle(file, real, euid, got.key)
+      return settle(file, dir, euid, got.key)
     }
     if (attempt === 1) break
     const src = readVerified(fs.realpathSync(source), expected)
     if (src === null) throw unusable('the shipped launcher does not match the digest recorded when it was built')
     try {
-      install(real, file, src.bytes)
+      install(dir, file, src.bytes)
     } catch (err) {
       why.push(`${dir}: ${err.code}`)
       return null
@@ -253,7 +247,7 @@ let state = null
 // The path of a verified launcher (a private copy, or the original where
 // only root can change it), checked at every call. Throws
 // SANDY_LAUNCHER_UNUSABLE rather than ever return an unverified one.
-// (dirs: where copies may go, candidateDirs(euid) unless a test says.)
+// dirs: where copies may go, best first (csrc/copy_dirs.c's list for euid).
 function verifiedLauncher ({ source, digest, dirs }, euid = process.geteuid()) {
   if (state && state.source === source && state.digest === digest && state.euid === euid && state.dirs === dirs && stillValid(state.at)) {
     return state.at.file
@@ -262,19 +256,13 @@ function verifiedLauncher ({ source, digest, dirs }, euid = process.geteuid()) {
     throw unusable('its build recorded no digest (sandy-launcher.sha256)')
   }
   const why = []
-  const candidates = dirs || candidateDirs(euid)
-  // Every candidate exists from the first confine of any process of the
-  // user on, so every sandbox of the user protects each one: a directory
-  // created later, by another process, would be writable in a sandbox
-  // that started before it existed.
-  for (const dir of candidates) makeDir(dir, euid)
   let at = null
   try {
     at = original(source, digest, euid)
   } catch (err) {
     throw unusable(`the shipped launcher cannot be read (${err.code})`)
   }
-  for (const dir of at ? [] : candidates) {
+  for (const dir of at ? [] : dirs) {
     at = copyIn(dir, source, digest, euid, why)
     if (at) break
   }
@@ -290,4 +278,4 @@ function ancestorIds (file) {
   return new Set(selfAndAncestors(file).map((p) => idOf(fs.statSync(p, { bigint: true }))))
 }
 
-module.exports = { verifiedLauncher, protectedDirs, ancestorIds, candidateDirs, chainProblem, unusable, NAME }
+module.exports = { verifiedLauncher, protectedDirs, ancestorIds, chainProblem, unusable, NAME }

@@ -5,8 +5,8 @@
 // and never hands back the caller's argv unconfined.
 const fs = require('node:fs')
 const path = require('node:path')
-const { addon, verifiedLauncherPath } = require('./binding')
-const { protectedDirs, ancestorIds } = require('./launcher-copy')
+const { addon, verifiedLauncherPath, guardedDirs } = require('./binding')
+const { ancestorIds } = require('./launcher-copy')
 const { probe: hostProbe } = require('./probe')
 const { SandboxUnavailableError } = require('./errors')
 const { isWithin } = require('./paths')
@@ -198,7 +198,7 @@ function refuseCopiesInside ({ mode, rootId }, protect) {
 }
 
 function launcherArgv (launcher, { mode, root, rootId }, argv, landlockOnly, nonce) {
-  const protect = protectedDirs(launcher)
+  const protect = guardedDirs(launcher)
   if (landlockOnly) refuseCopiesInside({ mode, rootId }, protect)
   return [launcher, ...addon.seamLauncherWords(mode, root, landlockOnly, nonce, protect), '--', ...argv]
 }
@@ -210,7 +210,7 @@ function bwrapArgv (launcher, report, { mode, root, rootId }, argv, nonce) {
   if (isWithin(root, bwrap)) {
     throw new SandboxUnavailableError('bubblewrap lies inside the workspace', { reasons: ['bwrap: found inside the workspace root'] })
   }
-  return [...addon.bwrapArgv(launcher, nonce, bwrap, mode, root, rootId, protectedDirs(launcher)), ...argv]
+  return [...addon.bwrapArgv(launcher, nonce, bwrap, mode, root, rootId, guardedDirs(launcher)), ...argv]
 }
 
 // The launcher as it is now: verified again at every confine.

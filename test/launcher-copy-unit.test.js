@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
-const { verifiedLauncher, protectedDirs, ancestorIds, candidateDirs, chainProblem } = require('../lib/launcher-copy.js')
+const { verifiedLauncher, protectedDirs, ancestorIds, chainProblem } = require('../lib/launcher-copy.js')
 const binding = require('../lib/binding.js')
 const { launcherPath, launcherDigest, readDigest } = binding
 const { UNCOVERED } = require('../scripts/test-verdict.js')
@@ -36,35 +36,28 @@ function rootInstall (t) {
 
 const unusable = (t, fn, message) => t.throws(fn, { code: 'SANDY_LAUNCHER_UNUSABLE', message })
 
-t.test('where copies live: a function of the user alone', async (t) => {
-  t.same(candidateDirs(0), ['/var/cache/sandy-native'])
-  const shared = [`/var/tmp/sandy-native-${NOBODY}`, `/tmp/sandy-native-${NOBODY}`, `/dev/shm/sandy-native-${NOBODY}`]
-  t.same(candidateDirs(NOBODY, '/home/n'), ['/home/n/.cache/sandy-native', ...shared], 'the home directory first')
-  t.same(candidateDirs(NOBODY, '/'), shared, 'a home of / is no home')
-  t.same(candidateDirs(NOBODY, 'relative'), shared)
-  const other = process.geteuid() === 4321 ? 4322 : 4321
-  t.same(candidateDirs(other), [`/var/tmp/sandy-native-${other}`, `/tmp/sandy-native-${other}`, `/dev/shm/sandy-native-${other}`],
-    'another user\'s home is not looked up')
-  if (process.geteuid() !== 0) {
-    t.equal(candidateDirs(process.geteuid())[0], path.join(os.userInfo().homedir, '.cache', 'sandy-native'), 'the home directory of the password database')
-  }
-  const saved = process.env.HOME
-  process.env.HOME = '/somewhere/else'
-  try {
-    t.notOk(candidateDirs(process.geteuid()).some((d) => d.startsWith('/somewhere')), 'never $HOME')
-  } finally {
-    process.env.HOME = saved
-  }
+t.test('where copies live: a function of the user alone (csrc/copy_dirs.c)', async (t) => {
+  t.same(binding.addon.copyDirs(0), ['/var/cache/sandy-native'])
+  t.same(binding.addon.copyDirs(NOBODY), [`/var/tmp/sandy-native-${NOBODY}`, `/tmp/sandy-native-${NOBODY}`, `/dev/shm/sandy-native-${NOBODY}`],
+    'never a home directory: the user\'s own confined commands could re-point it')
 })
 
-t.test('the directories every sandbox keeps read-only: the launcher\'s own and each candidate that exists', async (t) => {
+t.test('the directories every sandbox keeps read-only: the launcher\'s own and each of the user\'s copy directories', { skip: ROOT_ONLY }, async (t) => {
   const dir = scratch(t)
   fs.mkdirSync(path.join(dir, 'real'))
   fs.symlinkSync(path.join(dir, 'real'), path.join(dir, 'link'))
   fs.writeFileSync(path.join(dir, 'file'), '')
-  const dirs = protectedDirs('/opt/x/sandy-launcher', [path.join(dir, 'missing'), path.join(dir, 'file'), path.join(dir, 'real'), path.join(dir, 'link')])
-  t.same(dirs, ['/opt/x', path.join(dir, 'real')], 'a missing candidate and a file are skipped, a symlink counts as where it leads')
-  for (const d of protectedDirs('/opt/x/sandy-launcher').slice(1)) t.ok(fs.statSync(d).isDirectory(), `${d} exists`)
+  fs.mkdirSync(path.join(dir, 'theirs'))
+  fs.chownSync(path.join(dir, 'theirs'), 1234, 1234)
+  fs.mkdirSync(path.join(dir, 'loose'))
+  fs.chmodSync(path.join(dir, 'loose'), 0o777)
+  const candidates = ['missing', 'file', 'real', 'link', 'theirs', 'loose'].map((n) => path.join(dir, n))
+  t.same(protectedDirs('/opt/x/sandy-launcher', candidates, 0), ['/opt/x', ...['missing', 'real', 'loose'].map((n) => path.join(dir, n))],
+    'a missing one is made; a file, a symlink and another user\'s directory are no copy directories')
+  t.equal(fs.statSync(path.join(dir, 'loose')).mode & 0o777, 0o755, 'a loosened one of the user\'s own is tightened again')
+  const mine = binding.guardedDirs(binding.verifiedLauncherPath())
+  t.equal(mine[0], path.dirname(binding.verifiedLauncherPath()))
+  for (const d of mine) t.ok(fs.statSync(d).isDirectory(), `${d} exists`)
 })
 
 t.test('device and inode of a path and every directory above it', async (t) => {
@@ -179,7 +172,10 @@ t.test('another user\'s directory, or one others can write, is refused', { skip:
   const open = path.join(dir, 'open')
   fs.mkdirSync(open)
   fs.chmodSync(open, 0o777)
-  t.match(t.throws(() => verifiedLauncher({ source, digest: launcherDigest, dirs: [open] }, 0)).message, /writable by others/)
+  t.match(t.throws(() => verifiedLauncher({ source, digest: launcherDigest, dirs: [path.join(open, 'copies')] }, 0)).message, /open is writable by others/,
+    'a parent others can write (not sticky)')
+  t.equal(path.dirname(verifiedLauncher({ source, digest: launcherDigest, dirs: [open] }, 0)), open, 'the user\'s own directory, loosened: tightened and used')
+  t.equal(fs.statSync(open).mode & 0o777, 0o755)
 })
 
 t.test('the shipped launcher itself, where only root can change it', { skip: ROOT_ONLY }, async (t) => {
@@ -250,12 +246,4 @@ t.test('the Landlock-only level refuses a workspace that holds a launcher copy (
   t.match(err.message, /the Landlock-only level cannot protect/)
   t.ok(provider.confine(['true'], { mode: 'read-only', workspaceRoot: path.dirname(path.dirname(copy)) }), 'read-only is fine')
   t.ok(provider.confine(['true'], { mode: 'workspace-write', workspaceRoot: scratch(t) }), 'and a workspace elsewhere')
-})
-
-t.test('every candidate directory is made at once, even when the original is used', { skip: ROOT_ONLY }, async (t) => {
-  const { dir, pkg, shipped } = rootInstall(t)
-  const dirs = [path.join(dir, 'a', 'copies'), path.join(dir, 'b')]
-  t.equal(verifiedLauncher({ source: shipped, digest: launcherDigest, dirs }, NOBODY), shipped)
-  for (const d of dirs) t.ok(fs.statSync(d).isDirectory(), `${d} exists, so every sandbox of the user protects it`)
-  t.same(protectedDirs(shipped, dirs), [pkg, ...dirs])
 })

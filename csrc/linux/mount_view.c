@@ -28,9 +28,11 @@
  *   Landlock denies their reads.
  * - Denied subtrees are overmounted by an empty read-only directory (or an
  *   empty read-only file), deny_write_exact objects by a read-only bind of
- *   themselves. For a directory that makes its contents read-only too: the
- *   view cannot make only the node read-only, and stricter is the safe
- *   side. Grants beneath a denied subtree are not mounted at all.
+ *   themselves with every mount beneath them (also where only a grant
+ *   nested inside them is writable). For a directory that makes its
+ *   contents read-only too: the view cannot make only the node read-only,
+ *   and stricter is the safe side. Grants beneath a denied subtree are not
+ *   mounted at all.
  * - Inside writable mounts every directory between the mount root and a
  *   denied path is bound onto itself, so rename() of it fails with EBUSY
  *   and the denied object cannot be moved out from under its rules.
@@ -671,6 +673,8 @@ static int bind_ancestors(view_build *b, const view_entry *m, const char *p,
 	return 0;
 }
 
+/* A deny_write_exact object is bound read-only onto itself with every
+ * mount beneath it (a writable grant nested in a denied directory too). */
 static int overmount(view_build *b, int target, const sandy_pin *pin,
 		     bool subtree, sandy_error *err)
 {
@@ -687,8 +691,8 @@ static int overmount(view_build *b, int target, const sandy_pin *pin,
 	if (tree < 0)
 		return view_fail(err, "open_tree deny", errno);
 	rc = 0;
-	if (!subtree &&
-	    mount_setattr(tree, "", AT_EMPTY_PATH, &ma, sizeof(ma)) != 0)
+	if (!subtree && mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE,
+				      &ma, sizeof(ma)) != 0)
 		rc = view_fail(err, "mount_setattr deny", errno);
 	if (rc == 0)
 		rc = attach(tree, target, err);
@@ -713,6 +717,16 @@ static bool hidden_by_other_deny(const view_build *b, size_t i)
 	return false;
 }
 
+/* A writable mount strictly beneath p (a grant nested in a denied path). */
+static bool writable_beneath(const view_build *b, const char *p)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (b->e[i].mounted && !(b->e[i].attr & MOUNT_ATTR_RDONLY) &&
+		    path_strictly_covers(p, b->e[i].path))
+			return true;
+	return false;
+}
+
 static int apply_deny(view_build *b, size_t i, sandy_error *err)
 {
 	const sandy_pin *pin = &b->v->denies[i];
@@ -721,8 +735,10 @@ static int apply_deny(view_build *b, size_t i, sandy_error *err)
 	bool writable = m != NULL && !(m->attr & MOUNT_ATTR_RDONLY);
 	int target, rc;
 
-	/* invisible already, hidden by a wider deny, or not writable */
-	if (m == NULL || (!subtree && !writable))
+	/* invisible already, hidden by a wider deny, or nothing writable at
+	 * or beneath it */
+	if (m == NULL ||
+	    (!subtree && !writable && !writable_beneath(b, pin->path)))
 		return 0;
 	if (hidden_by_other_deny(b, i))
 		return 0;

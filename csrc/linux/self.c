@@ -1,16 +1,20 @@
-/* The launcher's own file. Every confined argv starts with it, so no
- * sandbox may let its command change it for a later run
- * (docs/launcher-copy.md).
+/* The launcher's own file, and its user's other copies. Every confined
+ * argv starts with a launcher, so no sandbox may let its command change
+ * one for a later run (docs/launcher-copy.md).
  *
- * The directory holding the running executable is found through
- * /proc/self/exe and must hold, under the same name, the very inode this
- * process runs from (pinned without following symlinks).
- * - Full level: that directory joins the resolved policy as a
- *   deny_write_exact, so the view binds it read-only wherever a writable
- *   grant shows it and binds every directory between that grant's mount
- *   and it onto itself (rename() then fails with EBUSY).
+ * Protected: the directory holding the running executable (found through
+ * /proc/self/exe; it must hold, under the same name, the very inode this
+ * process runs from, pinned without following symlinks), and each copy
+ * directory of the real uid (copy_dirs.h) that exists as a directory of
+ * that uid, whoever made the argv (a root service may spawn it as
+ * another uid, whose own copies must stay safe too).
+ * - Full level: each joins the resolved policy as a deny_write_exact, so
+ *   the view binds it read-only, contents and nested mounts included,
+ *   wherever a writable grant shows it, and binds every directory between
+ *   that grant's mount and it onto itself (rename() then fails with
+ *   EBUSY).
  * - Landlock-only level: there is no view, and Landlock cannot stop a
- *   rename inside a writable grant, so neither the directory nor any
+ *   rename inside a writable grant, so neither such a directory nor any
  *   directory above it may be the root of a read_write grant, compared by
  *   device and inode, never by path. */
 #include <errno.h>
@@ -24,6 +28,7 @@
 #include <unistd.h>
 
 #include "../apply.h"
+#include "../copy_dirs.h"
 #include "linux.h"
 
 #ifndef SYS_openat2
@@ -145,16 +150,48 @@ static int refuse_writable_ancestors(const sandy_resolved *r, int fd,
 			  "self: cannot walk above the launcher's directory");
 }
 
-int sandy_protect_self(sandy_resolved *r, sandy_apply_level level,
-		       sandy_error *err)
+/* One protected directory, given as an open descriptor (consumed). */
+static int protect_dir(sandy_resolved *r, sandy_apply_level level,
+		       const char *dir, int fd, sandy_error *err)
 {
-	char dir[SANDY_PATH_MAX_BYTES + 1];
-	int fd = self_dir(dir, err);
-
-	if (fd < 0)
-		return -1;
 	if (level == SANDY_APPLY_LANDLOCK_ONLY)
 		return refuse_writable_ancestors(r, fd, err);
 	close(fd);
 	return add_deny(r, dir, err);
+}
+
+/* An existing copy directory of uid, a real directory owned by it (a name
+ * another user squats is not ours to protect), or -1. */
+static int open_copy_dir(const char *dir, uid_t uid)
+{
+	struct open_how how = {.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
+			       .resolve = RESOLVE_NO_SYMLINKS |
+					  RESOLVE_NO_MAGICLINKS};
+	struct stat st;
+	int fd = (int)syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof(how));
+
+	if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_uid != uid)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+int sandy_protect_self(sandy_resolved *r, sandy_apply_level level,
+		       sandy_error *err)
+{
+	char dir[SANDY_PATH_MAX_BYTES + 1];
+	char copies[SANDY_COPY_DIRS_MAX][SANDY_COPY_DIR_BYTES];
+	uid_t uid = getuid();
+	size_t n = sandy_copy_dirs(uid, copies);
+	int fd = self_dir(dir, err);
+
+	if (fd < 0 || protect_dir(r, level, dir, fd, err) != 0)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		fd = open_copy_dir(copies[i], uid);
+		if (fd >= 0 && protect_dir(r, level, copies[i], fd, err) != 0)
+			return -1;
+	}
+	return 0;
 }
