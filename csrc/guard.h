@@ -9,7 +9,8 @@
  * could be reopened for writing through /proc/self/fd on the host's
  * mount), opens PATH without following symlinks, checks it is still the
  * directory DEV:INO that confine saw, leaves it on SANDY_GUARD_ROOT_FD for
- * the runner (bubblewrap's --bind-fd, which closes it), then execs RUNNER. */
+ * the runner (bubblewrap's --bind-fd, which closes it), adds read-only
+ * binds of its own uid's launcher copies, then execs RUNNER. */
 #ifndef SANDY_GUARD_H
 #define SANDY_GUARD_H
 
@@ -22,5 +23,14 @@
 /* root and root_id may be NULL (no bind). Returns 0 or -1 with *err. */
 int sandy_guard_prepare(const char *root, const char *root_id,
 			sandy_error *err);
+
+/* The runner's argv, with bubblewrap's words that keep each existing copy
+ * directory of this process's own uid (copy_dirs.h) read-only inside the
+ * writable root inserted after the root's "--bind-fd FD ROOT" (a root
+ * service may spawn the argv as another uid, whose copies the provider
+ * could not name). runner unchanged when root is NULL; NULL with *err when
+ * the bind is missing or memory is short. */
+char **sandy_guard_runner_argv(char **runner, const char *root,
+			       sandy_error *err);
 
 #endif

@@ -112,6 +112,7 @@ static void __attribute__((noreturn)) guard(int argc, char *argv[],
 {
 	sandy_error err = {0};
 	const char *root = NULL, *root_id = NULL;
+	char **runner;
 	int i = 2;
 
 	if (i + 1 < argc && strcmp(argv[i], "--nonce") == 0)
@@ -126,9 +127,10 @@ static void __attribute__((noreturn)) guard(int argc, char *argv[],
 			   "malformed guard arguments");
 		die(&err, nonce);
 	}
-	if (sandy_guard_prepare(root, root_id, &err) != 0)
+	if (sandy_guard_prepare(root, root_id, &err) != 0 ||
+	    (runner = sandy_guard_runner_argv(argv + i + 1, root, &err)) == NULL)
 		die(&err, nonce);
-	execv(argv[i + 1], argv + i + 1);
+	execv(runner[0], runner);
 	sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED,
 		   "the guarded runner cannot be executed (errno %d)", errno);
 	die(&err, nonce);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "copy_dirs.h"
 #include "guard.h"
 #include "launcher.h"
 #include "policy_argv.h"
@@ -205,49 +206,6 @@ static void append(const char **words, size_t *n, const char *const *list)
 		words[(*n)++] = list[i];
 }
 
-/* Words for one protected directory inside the writable root: every
- * directory strictly between the root and it bound onto itself (a mount
- * point cannot be renamed), then the directory itself read-only. Each
- * prefix is its own allocation in *owned, freed by the caller. */
-static int protect_words(const char *root, const char *dir, const char **words,
-			 size_t *n, char **owned, size_t *n_owned)
-{
-	size_t start = strcmp(root, "/") == 0 ? 0 : strlen(root);
-
-	if (!sandy_path_contains(root, dir))
-		return 0;
-	/* (the root itself: no directory in between; the read-only bind of
-	 * it, on top of the root's own bind, still applies) */
-	for (const char *s = strlen(dir) > start ? strchr(dir + start + 1, '/')
-						 : NULL;
-	     s != NULL; s = strchr(s + 1, '/')) {
-		char *prefix = strndup(dir, (size_t)(s - dir));
-
-		if (prefix == NULL)
-			return -1;
-		owned[(*n_owned)++] = prefix;
-		words[(*n)++] = "--bind";
-		words[(*n)++] = prefix;
-		words[(*n)++] = prefix;
-	}
-	words[(*n)++] = "--ro-bind";
-	words[(*n)++] = dir;
-	words[(*n)++] = dir;
-	return 0;
-}
-
-/* Path components of the protected directories: an upper bound of the
- * words protect_words() adds. */
-static size_t protect_components(const sandy_bwrap_call *c)
-{
-	size_t k = 0;
-
-	for (size_t i = 0; i < c->n_protect; i++)
-		for (const char *s = c->protect[i]; *s; s++)
-			k += *s == '/';
-	return k;
-}
-
 char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
 {
 	/* The launcher in guard mode first (guard.h): bubblewrap passes
@@ -283,11 +241,15 @@ char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
 	 * a bwrap line. */
 	const char *const shim[] = {"--", "/bin/sh", "-c", "exec \"$0\" \"$@\"",
 				    NULL};
-	size_t k = protect_components(c), n = 0, n_owned = 0;
-	const char **words = calloc(72 + 3 * (k + c->n_protect), sizeof(*words));
-	char **owned = calloc(k + 1, sizeof(*owned)), **out = NULL;
+	size_t k = 0, n = 0, n_owned = 0;
+	const char **words = NULL;
+	char **owned = NULL, **out = NULL;
 	bool writes = c->mode == SANDY_MODE_WORKSPACE_WRITE;
 
+	for (size_t i = 0; i < c->n_protect; i++)
+		k += sandy_path_components(c->protect[i]);
+	words = calloc(72 + 3 * (k + c->n_protect), sizeof(*words));
+	owned = calloc(k + 1, sizeof(*owned));
 	if (words == NULL || owned == NULL)
 		goto done;
 	append(words, &n, guard);
@@ -305,8 +267,9 @@ char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
 		append(words, &n, bind);
 		/* after the root's bind, so they sit on top of it */
 		for (size_t i = 0; i < c->n_protect; i++)
-			if (protect_words(c->root, c->protect[i], words, &n,
-					  owned, &n_owned) != 0)
+			if (sandy_bwrap_protect_words(c->root, c->protect[i],
+						      words, &n, owned,
+						      &n_owned) != 0)
 				goto done;
 	}
 	append(words, &n, shim);

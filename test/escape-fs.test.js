@@ -200,6 +200,18 @@ for (const [what, rel] of [['file', 'ws/sub/new'], ['file', 'ws/new'], ['directo
   })
 }
 
+// A deny-write-exact directory is read-only with everything beneath it, a
+// writable grant nested inside it included, whether its parent is
+// writable or read-only.
+for (const parent of ['ws', 'ro']) {
+  escapeCase(t, fx, `write in a grant nested in a deny-write-exact directory (${parent} parent)`, (user) => {
+    const s = standard(user, { [`${parent}/locked/inner/f`]: 'f\n' }, (p, at) => p
+      .grant(at(`${parent}/locked/inner`), AccessMode.ReadWrite, PathScope.Subtree)
+      .denyWriteExact(at(`${parent}/locked`)))
+    return { ...s, argv: op('write', s.at(`${parent}/locked/inner/f`)), watch: [s.at(`${parent}/locked/inner/f`)], errnos: RO }
+  })
+}
+
 // ---- deny_subtree beats overlapping grants, whatever the builder order ----
 const SECRET = { 'ws/a/secret/key': 'k\n', 'ws/a/plain': 'p\n' }
 const denyOrders = {

@@ -247,3 +247,30 @@ t.test('the Landlock-only level refuses a workspace that holds a launcher copy (
   t.ok(provider.confine(['true'], { mode: 'read-only', workspaceRoot: path.dirname(path.dirname(copy)) }), 'read-only is fine')
   t.ok(provider.confine(['true'], { mode: 'workspace-write', workspaceRoot: scratch(t) }), 'and a workspace elsewhere')
 })
+
+t.test('a loosened directory above the copies is noticed at the next confine', { skip: ROOT_ONLY }, async (t) => {
+  const dir = scratch(t)
+  const parent = path.join(dir, 'parent')
+  fs.mkdirSync(parent, { mode: 0o755 })
+  const dirs = [path.join(parent, 'copies')]
+  const first = verifiedLauncher({ source, digest: launcherDigest, dirs }, 0)
+  t.equal(verifiedLauncher({ source, digest: launcherDigest, dirs }, 0), first, 'reused while nothing changed')
+  fs.chmodSync(parent, 0o777)
+  unusable(t, () => verifiedLauncher({ source, digest: launcherDigest, dirs }, 0), /parent is writable by others/)
+  fs.chmodSync(parent, 0o755)
+  t.equal(verifiedLauncher({ source, digest: launcherDigest, dirs }, 0), first, 'and used again once it is not')
+})
+
+t.test('a FIFO or a symlink loop in place of a copy neither hangs nor throws a raw error', { skip: ROOT_ONLY }, async (t) => {
+  const dir = scratch(t)
+  const dirs = [path.join(dir, 'copies')]
+  const copy = verifiedLauncher({ source, digest: launcherDigest, dirs }, 0)
+  fs.rmSync(copy)
+  execFileSync('mkfifo', [copy])
+  t.equal(verifiedLauncher({ source, digest: launcherDigest, dirs }, 0), copy, 'a FIFO is replaced by a copy')
+  t.ok(fs.lstatSync(copy).isFile())
+  const loop = path.join(dir, 'loop')
+  fs.symlinkSync(loop, loop)
+  t.same(protectedDirs('/opt/x/sandy-launcher', [loop], 0), ['/opt/x'], 'a squatted symlink loop is skipped')
+  unusable(t, () => verifiedLauncher({ source, digest: launcherDigest, dirs: [loop] }, 0), /loop/)
+})

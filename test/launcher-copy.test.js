@@ -443,3 +443,67 @@ t.test('a sandbox that started before the user\'s copy directory was used cannot
   t.equal(got.head, '\x7fELF', 'B\'s copy is intact')
   t.equal(got.bare, 'WROTE\n', 'unconfined: the same loop replaces it')
 })
+
+// ---- the review of issue 8 ---------------------------------------------------
+
+const DIR_ATTACK = 'd=$1; touch "$d/new" && echo CREATED; chmod 777 "$d" && echo CHMODDED; for f in "$d"/sandy-launcher-*; do mv "$f" "$f.x" && echo MOVED; done; echo tried'
+
+for (const user of users()) {
+  for (const backend of BACKENDS) {
+    t.test(`a workspace root that is the copy directory itself stays read-only [${backend}, ${user.name}]`, async (t) => {
+      const dir = base(t, '/tmp')
+      const pkg = installPackage(dir, user)
+      const got = node(user, pkg, `
+        const p = sandy.createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
+        const copy = p.confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }).argv[0]
+        const d = path.dirname(copy)
+        const c = p.confine(['/bin/sh', '-c', ${JSON.stringify(DIR_ATTACK)}, 'sh', d], { mode: 'workspace-write', workspaceRoot: d })
+        const confined = run(c.argv, { cwd: d })
+        const after = fs.readdirSync(d)
+        const bare = run(['/bin/sh', '-c', ${JSON.stringify(DIR_ATTACK)}, 'sh', d])
+        return { d, confined, after, bare: bare.stdout }`,
+      { isolate: true })
+      t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
+      t.notMatch(got.confined.stdout, /CREATED|CHMODDED|MOVED/, `confined: nothing changed (${got.confined.stderr.trim()})`)
+      t.ok(got.after.length === 1 && /^sandy-launcher-[0-9a-f]{64}$/.test(got.after[0]), 'the directory holds the copy alone')
+      t.match(got.bare, /CREATED\nCHMODDED\nMOVED/, 'unconfined: all of it works')
+    })
+  }
+}
+
+for (const backend of BACKENDS) {
+  t.test(`a root service's argv run as uid 65534 cannot touch uid 65534's own copies [${backend}]`, { skip: process.getuid() !== 0 && `${require('../scripts/test-verdict.js').UNCOVERED} a root service spawning as uid 65534: this run is not root` }, async (t) => {
+    const nobody = users().at(-1)
+    const dir = base(t, '/tmp')
+    const pkg = installPackage(dir, nobody)
+    const rootScript = `
+      const { spawnSync } = require('node:child_process')
+      const d = process.argv[1]
+      const c = require(${JSON.stringify(ROOT)}).createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
+        .confine(['/bin/sh', '-c', ${JSON.stringify(DIR_ATTACK)}, 'sh', d], { mode: 'workspace-write', workspaceRoot: '/var/tmp' })
+      const r = spawnSync(c.argv[0], c.argv.slice(1), { cwd: '/var/tmp', uid: ${nobody.uid}, gid: ${nobody.gid}, encoding: 'utf8' })
+      process.stdout.write(JSON.stringify({ stdout: r.stdout, stderr: r.stderr }))`
+    // in one private mount namespace: uid 65534 makes its copy, then the
+    // root service runs its argv as uid 65534, then the unconfined control
+    const userScript = `process.stdout.write(require(${JSON.stringify(pkg)}).createLocalSandboxProvider({ backend: 'sandy' }).confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }).argv[0])`
+    const d = `/var/tmp/sandy-native-${nobody.uid}`
+    const steps = [
+      'mount -t tmpfs -o mode=0755 sandy /var/cache && mount -t tmpfs -o mode=1777 sandy /var/tmp || exit 1',
+      `${nobody.wrap.join(' ')} "$@" -e "$USER_SCRIPT" > "$OUT/copy"`,
+      '"$@" -e "$ROOT_SCRIPT" "$D" > "$OUT/root.json"',
+      `${nobody.wrap.join(' ')} /bin/sh -c "$ATTACK" sh "$D" > "$OUT/bare"`
+    ].join('\n')
+    const r = spawnSync('unshare', ['--mount', '--propagation', 'private', SH, '-c', steps, 'steps', ...NODE], {
+      env: plainNodeEnv(withSanitizerEnv({ USER_SCRIPT: userScript, ROOT_SCRIPT: rootScript, ATTACK: DIR_ATTACK, D: d, OUT: dir })),
+      encoding: 'utf8',
+      timeout: 60000
+    })
+    t.equal(r.status, 0, `the steps ran (${r.stderr})`)
+    const copy = fs.readFileSync(path.join(dir, 'copy'), 'utf8')
+    const root = JSON.parse(fs.readFileSync(path.join(dir, 'root.json'), 'utf8'))
+    t.equal(path.dirname(copy), d, 'uid 65534 keeps its copy in its own directory')
+    t.notMatch(root.stdout, /CREATED|CHMODDED|MOVED/, `confined as uid 65534 by root's argv: nothing changed (${root.stderr.trim()})`)
+    const bare = fs.readFileSync(path.join(dir, 'bare'), 'utf8')
+    t.match(bare, /CREATED\nCHMODDED\nMOVED/, 'unconfined, uid 65534 can do all of it')
+  })
+}

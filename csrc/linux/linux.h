@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "../error.h"
 #include "../resolve.h"
@@ -43,6 +44,11 @@ int sandy_refuse_reopenable_files(sandy_error *err);
 /* namespaces.c: user + mount + IPC (+ network when blocked), identity
  * maps, private propagation. */
 int sandy_namespaces_enter(const sandy_resolved *r, sandy_error *err);
+
+/* self.c: an existing copy directory of uid (copy_dirs.h), a real
+ * directory owned by it (a name another user squats is not ours to
+ * protect), as an O_PATH descriptor, or -1. */
+int sandy_open_copy_dir(const char *dir, uid_t uid);
 
 /* landlock.c */
 int sandy_landlock_abi(void);

@@ -160,9 +160,7 @@ static int protect_dir(sandy_resolved *r, sandy_apply_level level,
 	return add_deny(r, dir, err);
 }
 
-/* An existing copy directory of uid, a real directory owned by it (a name
- * another user squats is not ours to protect), or -1. */
-static int open_copy_dir(const char *dir, uid_t uid)
+int sandy_open_copy_dir(const char *dir, uid_t uid)
 {
 	struct open_how how = {.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
 			       .resolve = RESOLVE_NO_SYMLINKS |
@@ -189,7 +187,7 @@ int sandy_protect_self(sandy_resolved *r, sandy_apply_level level,
 	if (fd < 0 || protect_dir(r, level, dir, fd, err) != 0)
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		fd = open_copy_dir(copies[i], uid);
+		fd = sandy_open_copy_dir(copies[i], uid);
 		if (fd >= 0 && protect_dir(r, level, copies[i], fd, err) != 0)
 			return -1;
 	}
