@@ -89,6 +89,7 @@ t.test('a directory chain only root and the owner can change', { skip: ROOT_ONLY
   t.match(chainProblem(path.join(foreign, 'inner'), NOBODY), /belongs to uid 1234/, 'a parent of a third user')
   fs.writeFileSync(path.join(dir, 'file'), '')
   t.match(chainProblem(path.join(dir, 'file'), 0), /is not a directory/)
+  t.match(chainProblem(path.join(dir, 'missing', 'copies'), 0), /missing\/copies: ENOENT$/, 'a missing one is a problem, not a throw')
   fs.symlinkSync(mine, path.join(dir, 'link'))
   t.match(chainProblem(path.join(dir, 'link'), NOBODY), /is not a directory/, 'a symlink is not a directory')
 })
