@@ -236,13 +236,15 @@ t.test('the README\'s own line in a fresh checkout, as root', async (t) => {
   const dir = base(t)
   const checkout = path.join(dir, 'checkout')
   const files = spawnSync('git', ['ls-files', '-z'], { cwd: ROOT, encoding: 'utf8' })
-  if (files.status === 0 && files.stdout) {
+  const git = files.status === 0 && Boolean(files.stdout)
+  if (git) {
     for (const f of files.stdout.split('\0').filter(Boolean)) {
       fs.mkdirSync(path.dirname(path.join(checkout, f)), { recursive: true })
       fs.copyFileSync(path.join(ROOT, f), path.join(checkout, f))
     }
   } else {
-    // a copy without git (the sanitizer stage's build-asan/): its sources
+    // a copy without git (the sanitizer stage's build-asan/, which holds no
+    // lockfile for npx): its sources, run through the bin npx would run
     for (const part of ['lib', 'bin', 'package.json']) fs.cpSync(path.join(ROOT, part), path.join(checkout, part), { recursive: true })
   }
   fs.mkdirSync(path.join(checkout, 'build'), { recursive: true })
@@ -251,8 +253,8 @@ t.test('the README\'s own line in a fresh checkout, as root', async (t) => {
   const outside = `/etc/sandy-readme-${process.pid}`
   t.teardown(() => fs.rmSync(outside, { force: true }))
   // the README's line as written, through npx, which finds the checkout's bin
-  const npx = path.join(path.dirname(process.execPath), 'npx')
-  const r = spawnSync('/usr/bin/env', ['-u', 'NODE_OPTIONS', npx, '--no-install', 'sandy', 'run', '--mode', 'workspace-write', '--',
+  const sandyCli = git ? [path.join(path.dirname(process.execPath), 'npx'), '--no-install', 'sandy'] : [process.execPath, path.join(checkout, 'bin', 'sandy')]
+  const r = spawnSync('/usr/bin/env', ['-u', 'NODE_OPTIONS', ...sandyCli, 'run', '--mode', 'workspace-write', '--',
     SH, '-c', `echo ok > here.txt; echo no > ${outside}`], { cwd: checkout, encoding: 'utf8', env: plainNodeEnv(withSanitizerEnv({ npm_config_update_notifier: 'false' })) })
   t.match(r.stderr, /Read-only file system/, 'the write to /etc is refused')
   t.equal(fs.readFileSync(path.join(checkout, 'here.txt'), 'utf8'), 'ok\n', 'the write in the checkout landed')
