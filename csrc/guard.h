@@ -24,12 +24,13 @@
 int sandy_guard_prepare(const char *root, const char *root_id,
 			sandy_error *err);
 
-/* The runner's argv, with bubblewrap's words that keep each existing copy
- * directory of this process's own uid (copy_dirs.h) read-only inside the
- * writable root inserted after the root's "--bind-fd FD ROOT" (a root
- * service may spawn the argv as another uid, whose copies the provider
- * could not name). runner unchanged when root is NULL; NULL with *err when
- * the bind is missing or memory is short. */
+/* The runner's argv, with bubblewrap's words that keep each copy
+ * directory of this process's own uid (copy_dirs.h; made when missing)
+ * read-only inside the writable root, inserted last among bubblewrap's
+ * options (a root service may spawn the argv as another uid, whose copies
+ * the provider could not name). runner unchanged when root is NULL; NULL
+ * with *err when the root's bind is missing, the root exposes such a
+ * directory (sandy_refuse_writable_over), or memory is short. */
 char **sandy_guard_runner_argv(char **runner, const char *root,
 			       sandy_error *err);
 

@@ -19,7 +19,7 @@ const { spawnSync } = require('node:child_process')
 const NAME = 'sandy-launcher'
 const COPY_MODE = 0o555
 const MAX_BYTES = 64 * 1024 * 1024
-const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK } = fs.constants
+const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = fs.constants
 
 function unusable (why) {
   const e = new Error(`the sandy launcher cannot be used: ${why}; reinstall sandy-native or run \`npm rebuild sandy-native\``)
@@ -189,13 +189,19 @@ function original (source, expected, euid) {
 // anyway. Returns null, or the error code.
 function makeDir (dir, euid) {
   const mode = euid === 0 ? 0o755 : 0o700
+  let fd = null
   try {
     fs.mkdirSync(dir, { recursive: true, mode })
-    const st = fs.lstatSync(dir)
-    if (st.isDirectory() && st.uid === euid && groupOrOtherWrite(st)) fs.chmodSync(dir, mode)
+    // through a descriptor of the directory itself: a name swapped for a
+    // symlink in between is never followed
+    fd = fs.openSync(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+    const st = fs.fstatSync(fd)
+    if (st.uid === euid && groupOrOtherWrite(st)) fs.fchmodSync(fd, mode)
     return null
   } catch (err) {
     return err.code
+  } finally {
+    if (fd !== null) fs.closeSync(fd)
   }
 }
 
@@ -229,7 +235,12 @@ function copyIn (dir, source, expected, euid, why) {
       return settle(file, dir, euid, got.key)
     }
     if (attempt === 1) break
-    const src = readVerified(fs.realpathSync(source), expected)
+    let src = null
+    try {
+      src = readVerified(fs.realpathSync(source), expected)
+    } catch (err) {
+      throw unusable(`the shipped launcher cannot be read (${err.code})`)
+    }
     if (src === null) throw unusable('the shipped launcher does not match the digest recorded when it was built')
     try {
       install(dir, file, src.bytes)
@@ -275,7 +286,36 @@ function verifiedLauncher ({ source, digest, dirs }, euid = process.geteuid()) {
 // grant among them could change it (the Landlock-only level has no view
 // to make it read-only).
 function ancestorIds (file) {
-  return new Set(selfAndAncestors(file).map((p) => idOf(fs.statSync(p, { bigint: true }))))
+  return new Set(ancestorChain(file).map((a) => a.id))
 }
 
-module.exports = { verifiedLauncher, protectedDirs, ancestorIds, chainProblem, unusable, NAME }
+// The same, in order from file up to /, with each path and owner.
+function ancestorChain (file) {
+  return selfAndAncestors(file).map((p) => {
+    const st = fs.statSync(p, { bigint: true })
+    return { path: p, id: idOf(st), uid: Number(st.uid) }
+  })
+}
+
+// Why a writable root (path and "dev:ino") may not be granted with these
+// protected directories, or null. The sandboxes protect each directory by
+// its path, so the root may not show one under another name (a bind
+// mount); and it may not hold the parent of one that `euid` owns (chmod
+// there is governed by no layer, and a loosened parent lets another user
+// swap the directory). landlockOnly: no view at all, so it may not hold
+// one anywhere.
+function exposure ({ root, rootId }, protect, euid, landlockOnly) {
+  for (const dir of protect) {
+    const chain = ancestorChain(dir)
+    const at = chain.findIndex((a) => a.id === rootId)
+    if (at < 0) continue
+    if (landlockOnly) return 'the Landlock-only level cannot protect a launcher copy directory inside the writable workspace'
+    if (path.relative(root, dir).startsWith('..') || path.isAbsolute(path.relative(root, dir))) {
+      return 'the writable workspace shows a launcher copy directory under another name (a bind mount)'
+    }
+    if (at > 0 && chain[1].uid === euid) return 'the writable workspace holds the parent of a launcher copy directory of this user'
+  }
+  return null
+}
+
+module.exports = { verifiedLauncher, protectedDirs, ancestorIds, exposure, chainProblem, unusable, NAME }

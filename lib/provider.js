@@ -6,7 +6,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { addon, verifiedLauncherPath, guardedDirs } = require('./binding')
-const { ancestorIds } = require('./launcher-copy')
+const { ancestorIds, exposure } = require('./launcher-copy')
 const { probe: hostProbe } = require('./probe')
 const { SandboxUnavailableError } = require('./errors')
 const { isWithin } = require('./paths')
@@ -186,20 +186,17 @@ function nativeDialect (name) {
   }
 }
 
-// Without a view nothing keeps the launcher copies' directories read-only:
-// at the Landlock-only level none of them may lie inside the writable
-// workspace, judged by device and inode (the launcher checks its own again).
-function refuseCopiesInside ({ mode, rootId }, protect) {
+// A workspace that exposes a launcher copy directory is refused
+// (lib/launcher-copy.js exposure(); the launcher checks the same).
+function refuseExposure ({ mode, root, rootId }, protect, name) {
   if (mode !== 'workspace-write') return
-  if (protect.some((dir) => ancestorIds(dir).has(rootId))) {
-    throw new SandboxUnavailableError('the launcher\'s private copy lies inside the writable workspace, which the Landlock-only level cannot protect',
-      { reasons: ['landlock: the launcher copy\'s directory is inside the workspace root'] })
-  }
+  const why = exposure({ root, rootId }, protect, process.geteuid(), name === 'landlock')
+  if (why !== null) throw new SandboxUnavailableError(why, { reasons: [`${name}: ${why}`] })
 }
 
 function launcherArgv (launcher, { mode, root, rootId }, argv, landlockOnly, nonce) {
   const protect = guardedDirs(launcher)
-  if (landlockOnly) refuseCopiesInside({ mode, rootId }, protect)
+  refuseExposure({ mode, root, rootId }, protect, landlockOnly ? 'landlock' : 'sandy')
   return [launcher, ...addon.seamLauncherWords(mode, root, landlockOnly, nonce, protect), '--', ...argv]
 }
 
@@ -210,7 +207,9 @@ function bwrapArgv (launcher, report, { mode, root, rootId }, argv, nonce) {
   if (isWithin(root, bwrap)) {
     throw new SandboxUnavailableError('bubblewrap lies inside the workspace', { reasons: ['bwrap: found inside the workspace root'] })
   }
-  return [...addon.bwrapArgv(launcher, nonce, bwrap, mode, root, rootId, guardedDirs(launcher)), ...argv]
+  const protect = guardedDirs(launcher)
+  refuseExposure({ mode, root, rootId }, protect, 'bwrap')
+  return [...addon.bwrapArgv(launcher, nonce, bwrap, mode, root, rootId, protect), ...argv]
 }
 
 // The launcher as it is now: verified again at every confine.
@@ -279,7 +278,9 @@ function workspaceWarnings (workspaceRoot) {
 function createLocalSandboxProvider (options = {}) {
   const config = checkOptions(options)
   let report = null
-  const arbitration = () => (report ??= arbitrate(config))
+  // Cached once the launcher was usable; until then asked again, so a
+  // provider outlives a moment in which no verified launcher could be had.
+  const arbitration = () => (report && report.launcher !== null ? report : (report = arbitrate(config)))
 
   function confine (argv, policy) {
     checkArgv(argv)

@@ -275,3 +275,19 @@ t.test('a FIFO or a symlink loop in place of a copy neither hangs nor throws a r
   t.same(protectedDirs('/opt/x/sandy-launcher', [loop], 0), ['/opt/x'], 'a squatted symlink loop is skipped')
   unusable(t, () => verifiedLauncher({ source, digest: launcherDigest, dirs: [loop] }, 0), /loop/)
 })
+
+t.test('which writable roots expose a copy directory', async (t) => {
+  const { exposure } = require('../lib/launcher-copy.js')
+  const dir = scratch(t)
+  const parent = path.join(dir, 'parent')
+  const copies = path.join(parent, 'copies')
+  fs.mkdirSync(copies, { recursive: true })
+  const id = (p) => { const st = fs.statSync(p, { bigint: true }); return `${st.dev}:${st.ino}` }
+  const me = process.geteuid()
+  t.equal(exposure({ root: '/usr', rootId: id('/usr') }, [copies], me, false), null, 'a root elsewhere')
+  t.equal(exposure({ root: copies, rootId: id(copies) }, [copies], me, false), null, 'the directory itself: the sandboxes bind it read-only')
+  t.match(exposure({ root: parent, rootId: id(parent) }, [copies], me, false), /holds the parent of a launcher copy directory of this user/)
+  t.equal(exposure({ root: parent, rootId: id(parent) }, [copies], me + 1, false), null, 'a parent this user does not own cannot be loosened by it')
+  t.match(exposure({ root: '/elsewhere', rootId: id(parent) }, [copies], me, false), /under another name \(a bind mount\)/)
+  t.match(exposure({ root: copies, rootId: id(copies) }, [copies], me, true), /the Landlock-only level cannot protect/)
+})

@@ -59,11 +59,12 @@ function base (t, where = '/var/tmp') {
 }
 
 // A node script run as the user (its own provider), from the package at
-// pkg; it prints one JSON line. `isolate` mounts fresh tmpfs file systems
+// pkg; it prints one JSON line (pkg may be the checkout's own ROOT).
+// `isolate` mounts fresh tmpfs file systems
 // on the copies' directories first (root: /var/cache; others: /var/tmp,
 // which then also holds the script's workspaces), in a private mount
 // namespace that ends with the script.
-function node (user, pkg, body, { isolate = false, args = [] } = {}) {
+function node (user, pkg, body, { isolate = false, args = [], bind = null } = {}) {
   const script = `
     const fs = require('node:fs'); const path = require('node:path')
     const { spawnSync } = require('node:child_process')
@@ -73,7 +74,10 @@ function node (user, pkg, body, { isolate = false, args = [] } = {}) {
     out.then((v) => process.stdout.write(JSON.stringify(v)), (e) => { process.stdout.write(JSON.stringify({ thrown: e.message, code: e.code })) })`
   let argv = [...user.wrap, ...NODE, '-e', script, ...args]
   if (isolate) {
-    const mounts = 'mount -t tmpfs -o mode=0755 sandy /var/cache && mount -t tmpfs -o mode=1777 sandy /var/tmp && exec "$@"'
+    // (bind: [SOURCE, TARGET], a bind mount made after the tmpfs mounts;
+    // SOURCE is made first)
+    const alias = bind ? ` && mkdir -p ${bind[0]} && mount --bind ${bind[0]} ${bind[1]}` : ''
+    const mounts = `mount -t tmpfs -o mode=0755 sandy /var/cache && mount -t tmpfs -o mode=1777 sandy /var/tmp${alias} && exec "$@"`
     argv = ['unshare', '--mount', '--propagation', 'private', SH, '-c', mounts, 'isolate', ...argv]
   }
   const r = spawnSync(argv[0], argv.slice(1), { cwd: '/', env: plainNodeEnv(withSanitizerEnv({})), encoding: 'utf8', timeout: 60000 })
@@ -184,10 +188,14 @@ for (const user of users()) {
       const dir = base(t, '/tmp')
       const pkg = installPackage(dir, user)
       const got = node(user, pkg, `
-        const home = ${JSON.stringify(copyHome(user))}
-        const ws = path.join(home, 'ws'); fs.mkdirSync(ws)
         const p = sandy.createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
-        const copy = p.confine(['true'], { mode: 'read-only', workspaceRoot: ws }).argv[0]
+        const copy = p.confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }).argv[0]
+        // a workspace holding the copy: for uid 65534 the shared /var/tmp;
+        // root's may not hold /var/cache (the copy directory's parent), so
+        // the copy directory itself
+        const home = process.getuid() === 0 ? path.dirname(copy) : '/var/tmp'
+        const ws = process.getuid() === 0 ? home : path.join(home, 'ws')
+        fs.mkdirSync(ws, { recursive: true })
         const attack = ['/bin/ln', copy, path.join(ws, 'link')]
         const c = p.confine(attack, { mode: 'workspace-write', workspaceRoot: home })
         const confined = run(c.argv, { cwd: ws })
@@ -317,9 +325,10 @@ for (const user of users()) {
       // install that needs no copy, for root the same copy directory.
       const attack = 'd=$(dirname "$1"); cat "$2" > "$1"; mv "$d" "$d.moved"; rm -f "$1"; cp "$2" "$d/x"; echo tried'
       const got = node(user, pkgB, `
-        const home = ${JSON.stringify(copyHome(user))}
         const b = sandy.createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
         const copy = b.confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }).argv[0]
+        // (root's workspace may not hold /var/cache: the copy directory itself)
+        const home = process.getuid() === 0 ? path.dirname(copy) : '/var/tmp'
         const a = require(${JSON.stringify(ROOT)}).createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
         const c = a.confine(['/bin/sh', '-c', ${JSON.stringify(attack)}, 'sh', copy, ${JSON.stringify(evil)}], { mode: 'workspace-write', workspaceRoot: home })
         const confined = run(c.argv, { cwd: home })
@@ -328,10 +337,10 @@ for (const user of users()) {
         const r = run(later.argv, { cwd: '/' })
         const pwned = fs.existsSync(${JSON.stringify(marker)})
         const bare = run(['/bin/sh', '-c', ${JSON.stringify(attack)}, 'sh', copy, ${JSON.stringify(evil)}])
-        return { copy, aLauncher: c.argv[0], confined, intact, r, pwned, bare, bareDone: fs.existsSync(path.dirname(copy) + '.moved') }`,
+        return { copy, home, aLauncher: c.argv[0], confined, intact, r, pwned, bare, bareDone: fs.existsSync(path.dirname(copy) + '.moved') }`,
       { isolate: true })
       t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
-      t.ok(got.copy.startsWith(copyHome(user) + '/'), `B's copy lies in A's workspace (${got.copy})`)
+      t.ok(got.copy.startsWith(got.home + '/'), `B's copy lies in A's workspace (${got.copy})`)
       t.match(got.confined.stderr, /Read-only file system|Device or resource busy/, 'confined: refused')
       t.ok(got.intact, 'confined: B\'s copy and its directory are untouched')
       t.not(got.r.code, 0, 'B\'s next run is confined')
@@ -448,7 +457,7 @@ t.test('a sandbox that started before the user\'s copy directory was used cannot
 
 // ---- the review of issue 8 ---------------------------------------------------
 
-const DIR_ATTACK = 'd=$1; touch "$d/new" && echo CREATED; chmod 777 "$d" && echo CHMODDED; for f in "$d"/sandy-launcher-*; do mv "$f" "$f.x" && echo MOVED; done; echo tried'
+const DIR_ATTACK = 'd=$1; mkdir -p "$d"; touch "$d/new" && echo CREATED; chmod 777 "$d" && echo CHMODDED; for f in "$d"/sandy-launcher-*; do [ -e "$f" ] || continue; mv "$f" "$f.x" && echo MOVED; done; echo tried'
 
 for (const user of users()) {
   for (const backend of BACKENDS) {
@@ -485,14 +494,17 @@ for (const backend of BACKENDS) {
         .confine(['/bin/sh', '-c', ${JSON.stringify(DIR_ATTACK)}, 'sh', d], { mode: 'workspace-write', workspaceRoot: '/var/tmp' })
       const r = spawnSync(c.argv[0], c.argv.slice(1), { cwd: '/var/tmp', uid: ${nobody.uid}, gid: ${nobody.gid}, encoding: 'utf8' })
       process.stdout.write(JSON.stringify({ stdout: r.stdout, stderr: r.stderr }))`
-    // in one private mount namespace: uid 65534 makes its copy, then the
-    // root service runs its argv as uid 65534, then the unconfined control
+    // in one private mount namespace: the root service runs its argv as
+    // uid 65534, which has never used the package (its copy directory does
+    // not exist yet: the command would make it and wait there); then uid
+    // 65534 makes its own copy; then the unconfined control
     const userScript = `process.stdout.write(require(${JSON.stringify(pkg)}).createLocalSandboxProvider({ backend: 'sandy' }).confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }).argv[0])`
     const d = `/var/tmp/sandy-native-${nobody.uid}`
     const steps = [
       'mount -t tmpfs -o mode=0755 sandy /var/cache && mount -t tmpfs -o mode=1777 sandy /var/tmp || exit 1',
-      `${nobody.wrap.join(' ')} "$@" -e "$USER_SCRIPT" > "$OUT/copy"`,
       '"$@" -e "$ROOT_SCRIPT" "$D" > "$OUT/root.json"',
+      `${nobody.wrap.join(' ')} "$@" -e "$USER_SCRIPT" > "$OUT/copy"`,
+      'ls -A "$D" > "$OUT/after"',
       `${nobody.wrap.join(' ')} /bin/sh -c "$ATTACK" sh "$D" > "$OUT/bare"`
     ].join('\n')
     const r = spawnSync('unshare', ['--mount', '--propagation', 'private', SH, '-c', steps, 'steps', ...NODE], {
@@ -505,7 +517,81 @@ for (const backend of BACKENDS) {
     const root = JSON.parse(fs.readFileSync(path.join(dir, 'root.json'), 'utf8'))
     t.equal(path.dirname(copy), d, 'uid 65534 keeps its copy in its own directory')
     t.notMatch(root.stdout, /CREATED|CHMODDED|MOVED/, `confined as uid 65534 by root's argv: nothing changed (${root.stderr.trim()})`)
+    t.equal(fs.readFileSync(path.join(dir, 'after'), 'utf8'), `${path.basename(copy)}\n`, 'the directory holds uid 65534\'s copy alone')
     const bare = fs.readFileSync(path.join(dir, 'bare'), 'utf8')
     t.match(bare, /CREATED\nCHMODDED\nMOVED/, 'unconfined, uid 65534 can do all of it')
   })
 }
+
+// ---- the second review of issue 8 --------------------------------------------
+
+// A confined root with a workspace holding /var/cache could loosen it for a
+// moment, and another local user swap root's copy directory for one the
+// confined root made. Such a workspace is refused, by the provider and by
+// the launcher itself (a policy handed to it directly).
+for (const backend of BACKENDS) {
+  t.test(`a root workspace that holds the parent of root's copy directory is refused [${backend}]`, { skip: process.getuid() !== 0 && `${require('../scripts/test-verdict.js').UNCOVERED} root's copy directory: this run is not root` }, async (t) => {
+    const got = node(users()[0], ROOT, `
+      const p = sandy.createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
+      const copy = p.confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }).argv[0]
+      const out = {}
+      for (const ws of ['/var/cache', '/var']) {
+        try { p.confine(['true'], { mode: 'workspace-write', workspaceRoot: ws }); out[ws] = 'allowed' } catch (e) { out[ws] = e.code + ': ' + e.message }
+      }
+      out.copyDir = p.confine(['true'], { mode: 'workspace-write', workspaceRoot: path.dirname(copy) }).argv[0] === copy
+      const policy = new sandy.SandboxPolicy('allow_all').grant('/usr', 'read', 'subtree').allowExecute('/usr', 'subtree').grant('/var/cache', 'read_write', 'subtree')
+      const c = sandy.confinePolicy(['/bin/true'], policy, { cwd: '/var/cache' })
+      out.direct = run(c.argv, { cwd: '/var/cache' })
+      return out`, { isolate: true })
+    t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
+    for (const ws of ['/var/cache', '/var']) t.match(got[ws], /^SANDBOX_UNAVAILABLE: the writable workspace holds the parent of a launcher copy directory of this user/, `${ws}: refused`)
+    t.ok(got.copyDir, 'the copy directory itself may be the workspace (read-only there)')
+    t.equal(got.direct.code, 125, 'the launcher refuses such a policy too')
+    t.match(got.direct.stderr, /InvalidPolicy: a writable grant holds the parent of a launcher copy directory of this user/)
+  })
+}
+
+// The sandboxes protect a copy directory by its path: a workspace root that
+// shows it under another name (a bind mount) is refused, by the provider
+// and by the launcher.
+for (const user of users()) {
+  t.test(`a workspace root that shows a copy directory under another name is refused [${user.name}]`, { skip: process.getuid() !== 0 && `${require('../scripts/test-verdict.js').UNCOVERED} bind mounts: this run is not root` }, async (t) => {
+    const dir = base(t, '/tmp')
+    const pkg = installPackage(dir, user)
+    const alias = ownedDir(path.join(dir, 'alias'), user)
+    const parent = user.uid === 0 ? '/var/cache/sandy-native' : '/var/tmp'
+    const got = node(user, pkg, `
+      const out = {}
+      for (const backend of ['sandy', 'bwrap']) {
+        const p = sandy.createLocalSandboxProvider({ backend })
+        p.confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' })
+        try { p.confine(['true'], { mode: 'workspace-write', workspaceRoot: ${JSON.stringify(alias)} }); out[backend] = 'allowed' } catch (e) { out[backend] = e.message }
+      }
+      const copy = sandy.createLocalSandboxProvider({ backend: 'sandy' }).confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }).argv[0]
+      const words = require(${JSON.stringify(path.join(pkg, 'lib', 'binding.js'))}).addon.seamLauncherWords('workspace-write', ${JSON.stringify(alias)}, false, 'ab'.repeat(16), [])
+      out.direct = run([copy, ...words, '--', '/bin/true'], { cwd: '/' })
+      return out`, { isolate: true, bind: [parent, alias] })
+    t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
+    for (const backend of BACKENDS) t.match(got[backend], /shows a launcher copy directory under another name/, `${backend}: refused`)
+    t.equal(got.direct.code, 125, `the launcher refuses it too (${got.direct.stderr.trim()})`)
+    t.match(got.direct.stderr, /InvalidPolicy: a writable grant shows a launcher copy directory under another name/)
+  })
+}
+
+// The guard adds its own uid's copy directories last among bubblewrap's
+// options, so no later bind of a shared ancestor covers them (shown with
+// echo as the runner).
+t.test('the bwrap guard puts its read-only binds last among bubblewrap\'s options', { skip: process.getuid() !== 0 && `${require('../scripts/test-verdict.js').UNCOVERED} the guard as uid 65534: this run is not root` }, async (t) => {
+  const nobody = users().at(-1)
+  const dir = base(t, '/tmp')
+  const pkg = installPackage(dir, nobody)
+  const got = node(nobody, pkg, `
+    const copy = sandy.createLocalSandboxProvider({ backend: 'sandy' }).confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }).argv[0]
+    const st = fs.statSync('/var/tmp', { bigint: true })
+    const r = run([copy, '--sandy-guard-v1', '--nonce', 'ab'.repeat(16), '--bind-root', '/var/tmp', st.dev + ':' + st.ino, '--',
+      '/bin/echo', '--bind-fd', '1000', '/var/tmp', '--bind', '/var', '/var', '--', 'cmd'], { cwd: '/' })
+    return r`, { isolate: true })
+  t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
+  const d = `/var/tmp/sandy-native-${nobody.uid}`
+  t.equal(got.stdout, `--bind-fd 1000 /var/tmp --bind /var /var --ro-bind ${d} ${d} -- cmd\n`, `the guard's words come last (${got.stderr})`)
+})

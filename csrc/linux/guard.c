@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <linux/openat2.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,18 +77,22 @@ char **sandy_guard_runner_argv(char **runner, const char *root,
 	const char **words;
 	char **owned;
 
+	bool bound = false;
+
 	if (root == NULL)
 		return runner;
 	while (runner[len] != NULL)
 		len++;
-	while (at + 2 < len && !root_bind_at(runner, at, root))
-		at++;
-	if (at + 2 >= len) {
+	/* the words go last among bubblewrap's options (before its "--"),
+	 * so no later bind of a shared ancestor covers them, and only where
+	 * the root's bind came first */
+	for (at = 1; at < len && strcmp(runner[at], "--") != 0; at++)
+		bound |= at + 2 < len && root_bind_at(runner, at, root);
+	if (!bound || at >= len) {
 		sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 			   "malformed guard arguments");
 		return NULL;
 	}
-	at += 3;
 	for (size_t i = 0; i < n_copies; i++)
 		k += sandy_path_components(copies[i]) + 1;
 	/* never freed: the process execs or dies */
@@ -103,6 +108,8 @@ char **sandy_guard_runner_argv(char **runner, const char *root,
 		if (fd < 0)
 			continue;
 		close(fd);
+		if (sandy_refuse_writable_over(root, copies[i], uid, err) != 0)
+			return NULL;
 		if (sandy_bwrap_protect_words(root, copies[i], words, &n, owned,
 					      &n_owned) != 0)
 			goto oom;

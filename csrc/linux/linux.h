@@ -49,6 +49,13 @@ int sandy_namespaces_enter(const sandy_resolved *r, sandy_error *err);
  * directory owned by it (a name another user squats is not ours to
  * protect), as an O_PATH descriptor, or -1. */
 int sandy_open_copy_dir(const char *dir, uid_t uid);
+/* self.c: refuses (-1, InvalidPolicy) a writable grant that shows the
+ * protected directory dir under another name (a bind mount: the sandbox
+ * protects dir by its path), or that holds dir's parent when uid owns it
+ * (chmod there is not governed, and a loosened parent lets another user
+ * swap dir). */
+int sandy_refuse_writable_over(const char *grant, const char *dir, uid_t uid,
+			       sandy_error *err);
 
 /* landlock.c */
 int sandy_landlock_abi(void);

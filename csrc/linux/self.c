@@ -21,6 +21,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/openat2.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -29,6 +30,7 @@
 
 #include "../apply.h"
 #include "../copy_dirs.h"
+#include "../resolve.h"
 #include "linux.h"
 
 #ifndef SYS_openat2
@@ -102,6 +104,24 @@ static int add_deny(sandy_resolved *r, const char *dir, sandy_error *err)
 	return 0;
 }
 
+/* dir's parent is owned by uid (which could loosen it with chmod, which
+ * no layer governs, and so let another user swap dir). */
+static bool parent_owned_by(const char *dir, uid_t uid, struct stat *parent)
+{
+	char p[SANDY_PATH_MAX_BYTES + 1];
+	char *slash;
+
+	snprintf(p, sizeof(p), "%s", dir);
+	slash = strrchr(p, '/');
+	if (slash == NULL)
+		return false;
+	if (slash == p)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	return stat(p, parent) == 0 && parent->st_uid == uid;
+}
+
 static bool is_writable_root(const sandy_resolved *r, const struct stat *st)
 {
 	struct stat g;
@@ -150,18 +170,61 @@ static int refuse_writable_ancestors(const sandy_resolved *r, int fd,
 			  "self: cannot walk above the launcher's directory");
 }
 
+int sandy_refuse_writable_over(const char *grant, const char *dir, uid_t uid,
+			       sandy_error *err)
+{
+	char p[SANDY_PATH_MAX_BYTES + 1];
+	struct stat g, st, parent;
+	size_t len = strlen(dir);
+
+	if (stat(grant, &g) != 0 || len > SANDY_PATH_MAX_BYTES)
+		return 0; /* nothing writable there to check */
+	memcpy(p, dir, len + 1);
+	for (char *slash = p + len;; slash = strrchr(p, '/')) {
+		bool at_dir = slash == p + len;
+
+		*slash = '\0';
+		if (stat(at_dir ? dir : (p[0] ? p : "/"), &st) == 0 &&
+		    same_inode(&g, &st)) {
+			if (!sandy_path_contains(grant, dir))
+				return sandy_fail(err, SANDY_ERR_INVALID_POLICY,
+						  "a writable grant shows a "
+						  "launcher copy directory "
+						  "under another name");
+			if (!at_dir && parent_owned_by(dir, uid, &parent))
+				return sandy_fail(err, SANDY_ERR_INVALID_POLICY,
+						  "a writable grant holds the "
+						  "parent of a launcher copy "
+						  "directory of this user");
+		}
+		if (slash == p)
+			return 0;
+	}
+}
+
 /* One protected directory, given as an open descriptor (consumed). */
 static int protect_dir(sandy_resolved *r, sandy_apply_level level,
 		       const char *dir, int fd, sandy_error *err)
 {
+	uid_t uid = getuid();
+
 	if (level == SANDY_APPLY_LANDLOCK_ONLY)
 		return refuse_writable_ancestors(r, fd, err);
 	close(fd);
+	for (size_t i = 0; i < r->n_grants; i++)
+		if (r->grants[i].access == SANDY_ACCESS_READ_WRITE &&
+		    sandy_refuse_writable_over(r->grants[i].path, dir, uid,
+					       err) != 0)
+			return -1;
 	return add_deny(r, dir, err);
 }
 
 int sandy_open_copy_dir(const char *dir, uid_t uid)
 {
+	/* made when missing, so that it is protected from now on, whoever
+	 * puts a copy there later (a root service's argv may be the first
+	 * use of the package by uid) */
+	(void)mkdir(dir, uid == 0 ? 0755 : 0700);
 	struct open_how how = {.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
 			       .resolve = RESOLVE_NO_SYMLINKS |
 					  RESOLVE_NO_MAGICLINKS};
