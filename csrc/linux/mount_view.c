@@ -15,7 +15,13 @@
  *   nosuid always, read-only unless a read_write grant covers it, noexec
  *   unless an execute grant covers it, nodev unless it is an exact grant of
  *   a device. Attributes are only ever added, never cleared, so a host
- *   read-only or noexec mount stays so.
+ *   read-only or noexec mount stays so; the one exception is the
+ *   read-only flag this code itself set on the top of a writable clone.
+ * - Every mount beneath a writable grant is read-only unless it is granted
+ *   itself (a procfs or tmpfs under a workspace, a bind mount placed in a
+ *   project): a writable clone is made read-only as a whole, then its top
+ *   writable again; a writable grant that names a submount is mounted on
+ *   its own. No list of filesystem types: the rule needs no detection.
  * - A nested entry whose attributes equal those of the mount above it is
  *   not mounted again (it is already visible): fewer mounts, faster set up
  *   and teardown.
@@ -57,6 +63,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -141,6 +148,18 @@ static const char *rel(const char *path)
 	while (*path == '/')
 		path++;
 	return *path ? path : ".";
+}
+
+/* Two descriptors on the same mount (statx's mount id; unknown counts as
+ * different, which only costs a mount). */
+static bool same_mount(int a, int b)
+{
+	struct statx sa, sb;
+
+	return statx(a, "", AT_EMPTY_PATH, STATX_MNT_ID, &sa) == 0 &&
+	       statx(b, "", AT_EMPTY_PATH, STATX_MNT_ID, &sb) == 0 &&
+	       (sa.stx_mask & sb.stx_mask & STATX_MNT_ID) &&
+	       sa.stx_mnt_id == sb.stx_mnt_id;
 }
 
 static bool same_object(int fd, const sandy_pin *p)
@@ -366,8 +385,13 @@ static int plan(view_build *b, sandy_error *err)
 		    strcmp(e->path, "/") == 0)
 			continue;
 		e->attr = entry_attr(b, e->pin);
-		/* already visible with the same attributes: no new mount */
-		e->mounted = up == NULL || up->attr != e->attr;
+		/* already visible with the same attributes: no new mount;
+		 * but a writable grant of another mount than the one above
+		 * (a submount it names) is mounted on its own, since every
+		 * submount of a writable clone is made read-only */
+		e->mounted = up == NULL || up->attr != e->attr ||
+			     (!(e->attr & MOUNT_ATTR_RDONLY) &&
+			      !same_mount(e->pin->fd, up->pin->fd));
 	}
 	return 0;
 }
@@ -497,11 +521,18 @@ static int copy_top_symlinks(view_build *b, sandy_error *err)
 /* ------------------------------------------------------------------ */
 /* cloning and attaching */
 
+/* Every mount beneath a writable grant is read-only unless it is granted
+ * itself (a procfs, sysfs or tmpfs under a workspace, a bind mount a user
+ * placed in a project): the whole clone is made read-only, then its top
+ * mount writable again unless the host's was read-only already. */
 static int clone_trees(view_build *b, sandy_error *err)
 {
 	for (size_t i = 0; i < b->n; i++) {
 		view_entry *e = &b->e[i];
 		struct mount_attr ma = {.attr_set = 0};
+		struct mount_attr top = {.attr_clr = MOUNT_ATTR_RDONLY};
+		bool writable = !(e->attr & MOUNT_ATTR_RDONLY);
+		struct statvfs sv;
 
 		if (!e->mounted)
 			continue;
@@ -510,10 +541,16 @@ static int clone_trees(view_build *b, sandy_error *err)
 					       AT_EMPTY_PATH | AT_RECURSIVE);
 		if (e->tree_fd < 0)
 			return view_fail(err, "open_tree", errno);
-		ma.attr_set = e->attr;
+		if (writable && fstatvfs(e->tree_fd, &sv) != 0)
+			return view_fail(err, "fstatvfs", errno);
+		ma.attr_set = e->attr | MOUNT_ATTR_RDONLY;
 		if (mount_setattr(e->tree_fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
 				  &ma, sizeof(ma)) != 0)
 			return view_fail(err, "mount_setattr", errno);
+		if (writable && !(sv.f_flag & ST_RDONLY) &&
+		    mount_setattr(e->tree_fd, "", AT_EMPTY_PATH, &top,
+				  sizeof(top)) != 0)
+			return view_fail(err, "mount_setattr top", errno);
 	}
 	return 0;
 }

@@ -1,0 +1,119 @@
+'use strict'
+// Every mount beneath a writable grant is read-only inside the sandbox
+// unless that mount is granted itself (issue 9 item 1, `sandy` backend;
+// bubblewrap's submounts are issue 10). The host mounts kernel file
+// systems and a tmpfs beneath a workspace; the confined command is asked
+// for the kernel's answer (the write, or its own mountinfo), and every
+// action is also shown to work unconfined.
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawn, spawnSync, execFileSync } = require('node:child_process')
+const { users, withSanitizerEnv } = require('./helpers/sandbox.js')
+const { UNCOVERED } = require('../scripts/test-verdict.js')
+const sandy = require('..')
+
+const ROOT_ONLY = process.getuid() !== 0 && `${UNCOVERED} host mounts beneath a workspace: this run is not root`
+const SH = '/bin/sh'
+
+function run (argv, { cwd, wrap = [], timeout = 20000 } = {}) {
+  const full = [...wrap, ...argv]
+  const r = spawnSync(full[0], full.slice(1), { cwd, encoding: 'utf8', timeout, env: withSanitizerEnv({ PATH: '/usr/bin:/bin' }) })
+  return { code: r.status, stdout: r.stdout || '', stderr: r.stderr || '' }
+}
+
+// A workspace owned by the user, with host mounts beneath it (unmounted
+// at teardown).
+function workspace (t, user, mounts) {
+  const dir = fs.realpathSync(fs.mkdtempSync('/var/tmp/sandy-submounts-'))
+  fs.chmodSync(dir, 0o755)
+  fs.chownSync(dir, user.uid, user.gid)
+  const mounted = []
+  t.teardown(() => {
+    for (const m of mounted.reverse()) spawnSync('umount', ['-l', m])
+    fs.rmSync(dir, { recursive: true, force: true })
+  })
+  for (const [name, type, options] of mounts) {
+    const at = path.join(dir, name)
+    fs.mkdirSync(at)
+    execFileSync('mount', ['-t', type, ...(options ? ['-o', options] : []), `sandy-${type}`, at])
+    mounted.push(at)
+  }
+  return dir
+}
+
+// The options of the mount at `at`, as the command sees it.
+const MOUNT_OPTS = 'awk -v p="$1" \'$5 == p { print $6 }\' /proc/self/mountinfo'
+
+const KINDS = [
+  ['tmpfs', 'tmpfs', 'mode=1777'],
+  ['proc', 'proc', null],
+  ['sys', 'sysfs', null],
+  ['cgroup', 'cgroup2', null]
+]
+
+t.test('kernel file systems and a tmpfs beneath a workspace are read-only inside', { skip: ROOT_ONLY }, async (t) => {
+  const root = users()[0]
+  const ws = workspace(t, root, KINDS)
+  const provider = sandy.createLocalSandboxProvider({ backend: 'sandy' })
+  for (const [name] of KINDS) {
+    const at = path.join(ws, name)
+    const c = provider.confine([SH, '-c', MOUNT_OPTS, 'sh', at], { mode: 'workspace-write', workspaceRoot: ws })
+    const inside = run(c.argv, { cwd: ws })
+    t.match(inside.stdout, /^ro[,\n]/, `${name}: read-only inside (${inside.stdout.trim()} ${inside.stderr.trim()})`)
+    const bare = run([SH, '-c', MOUNT_OPTS, 'sh', at], { cwd: ws })
+    t.match(bare.stdout, /^rw[,\n]/, `${name}: writable on the host`)
+  }
+  // the kernel's answer to real writes, as root: a sysctl written with its
+  // own value, and a file in the tmpfs
+  const write = 'v=$(cat proc/sys/kernel/domainname) && printf "%s\\n" "$v" > proc/sys/kernel/domainname && echo PROC; echo x > tmpfs/f && echo TMPFS; echo y > own && echo WS'
+  const c = provider.confine([SH, '-c', write], { mode: 'workspace-write', workspaceRoot: ws })
+  const r = run(c.argv, { cwd: ws })
+  t.equal(r.stdout, 'WS\n', `confined: only the workspace's own files are written (${r.stderr.trim()})`)
+  t.match(r.stderr, /proc\/sys\/kernel\/domainname: Read-only file system/)
+  t.match(r.stderr, /tmpfs\/f: Read-only file system/)
+  t.notOk(fs.existsSync(path.join(ws, 'tmpfs', 'f')))
+  const bare = run([SH, '-c', write], { cwd: ws })
+  t.equal(bare.stdout, 'PROC\nTMPFS\nWS\n', 'unconfined, all three writes work')
+})
+
+for (const user of users()) {
+  t.test(`a tmpfs beneath the workspace is read-only, unless granted itself [${user.name}]`, { skip: ROOT_ONLY }, async (t) => {
+    const ws = workspace(t, user, [['mnt', 'tmpfs', 'mode=1777'], ['other', 'tmpfs', 'mode=1777']])
+    const write = 'echo x > mnt/f && echo MNT; echo x > other/f && echo OTHER'
+    const policy = new sandy.SandboxPolicy('block_all').allowSubprocesses()
+      .grant('/usr', 'read', 'subtree').allowExecute('/usr', 'subtree')
+      .grant(ws, 'read_write', 'subtree').grant(path.join(ws, 'mnt'), 'read_write', 'subtree')
+    const c = sandy.confinePolicy([SH, '-c', write], policy, { cwd: ws })
+    const r = run(c.argv, { cwd: ws, wrap: user.wrap })
+    t.equal(r.stdout, 'MNT\n', `the granted mount is writable, the other is not (${r.stderr.trim()})`)
+    t.match(r.stderr, /other\/f: Read-only file system/)
+    fs.rmSync(path.join(ws, 'mnt', 'f'))
+    const bare = run([SH, '-c', write], { cwd: ws, wrap: user.wrap })
+    t.equal(bare.stdout, 'MNT\nOTHER\n', 'unconfined, both are writable')
+  })
+}
+
+t.test('a mount the host adds beneath the workspace during a run is not reachable from inside', { skip: ROOT_ONLY }, async (t) => {
+  const root = users()[0]
+  const ws = workspace(t, root, [])
+  fs.mkdirSync(path.join(ws, 'late'))
+  const script = 'while [ ! -e go ]; do sleep 0.05; done; echo x > late/f && echo WROTE'
+  const c = sandy.createLocalSandboxProvider({ backend: 'sandy' }).confine([SH, '-c', script], { mode: 'workspace-write', workspaceRoot: ws })
+  const child = spawn(c.argv[0], c.argv.slice(1), { cwd: ws, env: withSanitizerEnv({ PATH: '/usr/bin:/bin' }) })
+  let out = ''
+  child.stdout.on('data', (d) => { out += d })
+  const done = new Promise((resolve) => child.on('close', resolve))
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  execFileSync('mount', ['-t', 'tmpfs', 'sandy-late', path.join(ws, 'late')])
+  t.teardown(() => spawnSync('umount', ['-l', path.join(ws, 'late')]))
+  fs.writeFileSync(path.join(ws, 'go'), '')
+  await done
+  t.equal(out, 'WROTE\n', 'the command wrote its own view of late/')
+  t.same(fs.readdirSync(path.join(ws, 'late')), [], 'the host\'s new mount is untouched (private propagation)')
+  spawnSync('umount', [path.join(ws, 'late')])
+  t.ok(fs.existsSync(path.join(ws, 'late', 'f')), 'the write went to the workspace directory beneath it')
+  execFileSync('mount', ['-t', 'tmpfs', 'sandy-late', path.join(ws, 'late')])
+  t.equal(run([SH, '-c', 'echo x > late/f && echo WROTE'], { cwd: ws }).stdout, 'WROTE\n', 'unconfined, a write lands in the new mount')
+  t.same(fs.readdirSync(path.join(ws, 'late')), ['f'])
+})
