@@ -44,6 +44,7 @@
             "<@(core_sources)",
             "csrc/linux/apply.c",
             "csrc/linux/self.c",
+            "csrc/linux/pins.c",
             "csrc/linux/guard.c",
             "csrc/linux/descriptors.c",
             "csrc/linux/namespaces.c",

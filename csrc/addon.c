@@ -571,27 +571,105 @@ static napi_value get_nonce(napi_env env, napi_value v, char *buf, size_t size)
 
 /* policyArgv(policy, cwd, nonce) -> string[] (the launcher words after its
  * path) */
+/* Pins: [[path, "dev:ino"], ...] (lib/confine.js), copied whole into
+ * malloc'd strings; free with pins_free() whatever get_pins() returned. */
+typedef struct pin_list {
+	struct sandy_launch_pin *pins;
+	char **strings;
+	size_t n, n_strings;
+} pin_list;
+
+static void pins_free(pin_list *l)
+{
+	for (size_t i = 0; i < l->n_strings; i++)
+		free(l->strings[i]);
+	free(l->strings);
+	free(l->pins);
+	memset(l, 0, sizeof(*l));
+}
+
+static char *copy_string(napi_env env, napi_value v, pin_list *l)
+{
+	size_t n;
+	char *s;
+
+	if (napi_get_value_string_utf8(env, v, NULL, 0, &n) != napi_ok ||
+	    n > SANDY_PATH_MAX_BYTES || (s = malloc(n + 1)) == NULL)
+		return NULL;
+	l->strings[l->n_strings++] = s;
+	if (napi_get_value_string_utf8(env, v, s, n + 1, &n) != napi_ok ||
+	    strlen(s) != n)
+		return NULL;
+	return s;
+}
+
+static napi_value get_pins(napi_env env, napi_value v, pin_list *l)
+{
+	uint32_t len;
+
+	if (get_length(env, v, &len) == NULL)
+		return NULL;
+	if (len > SANDY_PINS_MAX) {
+		napi_throw_range_error(env, "ESANDYARGS", "too many pins");
+		return NULL;
+	}
+	l->pins = calloc(len + 1, sizeof(*l->pins));
+	l->strings = calloc(2 * (size_t)len + 1, sizeof(*l->strings));
+	if (l->pins == NULL || l->strings == NULL)
+		return throw_oom(env);
+	for (uint32_t i = 0; i < len; i++) {
+		napi_value pair = get_element(env, v, i), path, id;
+
+		if (pair == NULL || (path = get_element(env, pair, 0)) == NULL ||
+		    (id = get_element(env, pair, 1)) == NULL)
+			return NULL;
+		l->pins[i].path = copy_string(env, path, l);
+		l->pins[i].id = copy_string(env, id, l);
+		if (l->pins[i].path == NULL || l->pins[i].id == NULL) {
+			napi_throw_range_error(env, "ESANDYARGS", "unusable pin");
+			return NULL;
+		}
+		l->n++;
+	}
+	return v;
+}
+
+/* policyArgv(policy, cwd, nonce[, pins]): with pins, --pinned too */
 static napi_value policy_argv(napi_env env, napi_callback_info info)
 {
-	napi_value argv[3];
-	size_t argc = 3;
+	napi_value argv[4];
+	size_t argc = 4;
 	char nonce[SANDY_NONCE_MAX + 2];
 	sandy_launch l = {0};
+	pin_list pins = {0};
 	char **words;
 	size_t n = 0;
 	napi_value arr = NULL;
+	napi_valuetype type;
 
 	CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
 	if (argc < 3)
 		return throw_missing(env);
 	if (get_nonce(env, argv[2], nonce, sizeof(nonce)) == NULL)
 		return NULL;
+	if (argc > 3) {
+		CHECK(napi_typeof(env, argv[3], &type));
+		if (type != napi_undefined &&
+		    get_pins(env, argv[3], &pins) == NULL)
+			goto done;
+		l.pinned = type != napi_undefined;
+	}
 	l.nonce = nonce[0] ? nonce : NULL;
+	l.pins = pins.pins;
+	l.n_pins = pins.n;
 	if (read_policy_and_cwd(env, info, &l.policy, &l.cwd) != NULL) {
 		words = sandy_launch_to_argv(&l, &n);
 		arr = words_to_js(env, words, n);
 	}
+done:
+	l.pins = NULL;
 	sandy_launch_free(&l);
+	pins_free(&pins);
 	return arr;
 }
 
@@ -838,11 +916,14 @@ static napi_value get_dirs(napi_env env, napi_value v, dir_list *l)
 	return v;
 }
 
-/* seamLauncherWords(mode, root, landlockOnly, nonce, protect) -> the
- * launcher's words; each protected directory is a deny_write_exact */
+/* seamLauncherWords(mode, root, landlockOnly, nonce, protect, rootId) ->
+ * the launcher's words; each protected directory is a deny_write_exact;
+ * for workspace-write the root is pinned to rootId ("dev:ino") */
 static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 {
-	napi_value argv[5], out = NULL;
+	napi_value argv[6], out = NULL;
+	char root_id[48];
+	struct sandy_launch_pin pin = {0};
 	char nonce[SANDY_NONCE_MAX + 2];
 	bool landlock_only;
 	sandy_seam_level level;
@@ -854,12 +935,14 @@ static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 	char **words;
 	size_t n = 0;
 
-	if (get_args(env, info, 5, argv) == NULL ||
+	if (get_args(env, info, 6, argv) == NULL ||
 	    get_mode_root(env, argv, &mode, root, sizeof(root)) == NULL ||
 	    get_bool(env, argv[2], &landlock_only) == NULL ||
 	    get_nonce(env, argv[3], nonce, sizeof(nonce)) == NULL ||
-	    get_dirs(env, argv[4], &protect) == NULL)
+	    get_dirs(env, argv[4], &protect) == NULL ||
+	    get_cstring(env, argv[5], root_id, sizeof(root_id)) == NULL)
 		goto done;
+	pin = (struct sandy_launch_pin){root, root_id};
 	level = landlock_only ? SANDY_SEAM_LANDLOCK_ONLY : SANDY_SEAM_FULL;
 	if (sandy_seam_policy(mode, level, root, &p, &err) != 0) {
 		napi_throw_error(env, "ESANDYSEAM", err.message);
@@ -871,8 +954,9 @@ static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 		napi_throw_error(env, "ESANDYSEAM", err.message);
 		goto done;
 	}
-	words = sandy_seam_launcher_argv(&p, mode, level, nonce[0] ? nonce : NULL,
-					 &n);
+	words = sandy_seam_launcher_argv(
+		&p, mode, level, nonce[0] ? nonce : NULL,
+		mode == SANDY_MODE_WORKSPACE_WRITE ? &pin : NULL, &n);
 	sandy_policy_free(&p);
 	out = words_to_js(env, words, n);
 done:

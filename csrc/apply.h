@@ -6,6 +6,7 @@
 #define SANDY_APPLY_H
 
 #include "error.h"
+#include "policy_argv.h"
 #include "resolve.h"
 
 /* Both levels need Landlock ABI 6 (Linux 6.12): signal and abstract UNIX
@@ -21,6 +22,12 @@ typedef enum sandy_apply_level {
 
 int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
 		sandy_error *err);
+
+/* Before anything changes (linux/pins.c): each --pin still names the
+ * object confine saw, and with --pinned every resolved path carries one.
+ * Returns 0 or -1 (PreparationFailed). */
+int sandy_check_pins(const sandy_launch *l, const sandy_resolved *r,
+		     sandy_error *err);
 
 /* Before sandy_apply: the launcher's own directory may not be writable by
  * the command. At the full level it joins r as a deny_write_exact (the

@@ -160,7 +160,8 @@ int main(int argc, char *argv[])
 	if (check_tmpfs_paths(&launch, &err) != 0)
 		die(&err, nonce);
 	if (sandy_resolve(&launch.policy, launch.cwd, &resolved, &err) != 0 ||
-	    check_canonical(&launch, &resolved, &err) != 0)
+	    check_canonical(&launch, &resolved, &err) != 0 ||
+	    sandy_check_pins(&launch, &resolved, &err) != 0)
 		die(&err, nonce);
 	resolved.tmpfs = launch.tmpfs;
 	resolved.n_tmpfs = launch.n_tmpfs;

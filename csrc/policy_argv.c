@@ -96,6 +96,13 @@ char **sandy_launch_to_argv(const sandy_launch *l, size_t *count)
 		push_word(&w, "--cwd");
 		push_word(&w, l->cwd);
 	}
+	for (i = 0; i < l->n_pins; i++) {
+		push_word(&w, "--pin");
+		push_word(&w, l->pins[i].path);
+		push_word(&w, l->pins[i].id);
+	}
+	if (l->pinned)
+		push_word(&w, "--pinned");
 	if (w.failed) {
 		sandy_argv_free(w.words);
 		return NULL;
@@ -135,6 +142,20 @@ static int bad(sandy_error *err, const char *why)
 {
 	return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 			  "malformed launcher arguments: %s", why);
+}
+
+static int add_pin(sandy_launch *l, const char *path, const char *id)
+{
+	struct sandy_launch_pin *more;
+
+	if (l->n_pins >= SANDY_PINS_MAX)
+		return -1;
+	more = realloc(l->pins, (l->n_pins + 1) * sizeof(*more));
+	if (more == NULL)
+		return -1;
+	l->pins = more;
+	l->pins[l->n_pins++] = (struct sandy_launch_pin){path, id};
+	return 0;
 }
 
 /* Consumes one option at argv[*i]; returns 0, 1 at "--", or -1. */
@@ -186,12 +207,17 @@ static int parse_option(int argc, char *const argv[], int *i, sandy_launch *l,
 	} else if (strcmp(opt, "--cwd") == 0 && left >= 1 && l->cwd == NULL) {
 		l->cwd = strdup(argv[++*i]);
 		rc = l->cwd == NULL ? -1 : 0;
+	} else if (strcmp(opt, "--pin") == 0 && left >= 2) {
+		rc = add_pin(l, argv[*i + 1], argv[*i + 2]);
+		*i += 2;
+	} else if (strcmp(opt, "--pinned") == 0) {
+		l->pinned = true;
 	} else {
 		return bad(err, "unknown or incomplete option");
 	}
 	if (rc != 0)
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-				  "out of memory");
+				  "out of memory or too many pins");
 	return 0;
 }
 
@@ -241,5 +267,6 @@ void sandy_launch_free(sandy_launch *l)
 {
 	sandy_policy_free(&l->policy);
 	free(l->cwd);
+	free(l->pins);
 	memset(l, 0, sizeof(*l));
 }

@@ -8,9 +8,10 @@
  *            {--execute exact|subtree PATH}
  *            {--deny-subtree PATH} {--deny-write-exact PATH}
  *            {--tmpfs PATH} [--landlock-only] [--canonical] [--cwd DIR]
+ *            {--pin PATH DEV:INO} [--pinned]
  *            -- TARGET [ARGS...]
  *
- * --nonce and the last four are not policy vocabulary:
+ * --nonce and the last six are not policy vocabulary:
  * --nonce: the provider's per-call tag for the launcher's fatal line
  *   (launcher.h), 16 to 64 lowercase hex digits;
  * --tmpfs: the seam's private temp area, an empty writable tmpfs the
@@ -21,7 +22,15 @@
  *   resolution must not change any (a path swapped for a symlink between
  *   confine and spawn fails closed);
  * --cwd: the working-directory snapshot; without it the launcher takes its
- *   own working directory.
+ *   own working directory;
+ * --pin: a canonical path confine resolved (or a deny's symlink spelling)
+ *   and the object it named then, as decimal "device:inode"; the launcher
+ *   opens PATH without following any symlink and refuses when it names
+ *   another object now;
+ * --pinned: every path resolution produces (grants, execute grants, both
+ *   spellings of each deny, the working directory) must carry a pin, so a
+ *   path re-pointed since confine fails closed instead of granting what it
+ *   names now.
  */
 #ifndef SANDY_POLICY_ARGV_H
 #define SANDY_POLICY_ARGV_H
@@ -35,6 +44,8 @@
 #define SANDY_ARGV_MAGIC "--sandy-policy-v1"
 
 #define SANDY_TMPFS_MAX 4
+/* every effective rule in both spellings, and the working directory */
+#define SANDY_PINS_MAX (2 * SANDY_EFFECTIVE_RULES_MAX + 1)
 
 /* What the launcher reads from its argv (and what the provider writes). */
 typedef struct sandy_launch {
@@ -44,6 +55,15 @@ typedef struct sandy_launch {
 	size_t n_tmpfs;
 	bool landlock_only;
 	bool canonical;
+	/* --pin words: borrowed strings; the array is malloc'd by the decoder
+	 * (freed by sandy_launch_free), borrowed from the caller when
+	 * encoding (set it back to NULL before sandy_launch_free) */
+	struct sandy_launch_pin {
+		const char *path;
+		const char *id;
+	} *pins;
+	size_t n_pins;
+	bool pinned;
 	const char *nonce; /* borrowed; NULL: none */
 	int target; /* index of the first target word (may equal argc) */
 } sandy_launch;

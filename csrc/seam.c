@@ -183,12 +183,17 @@ int sandy_seam_protect(sandy_policy *p, const char *const *dirs, size_t n,
 
 char **sandy_seam_launcher_argv(const sandy_policy *p, sandy_mode mode,
 				sandy_seam_level level, const char *nonce,
+				const struct sandy_launch_pin *root_pin,
 				size_t *count)
 {
+	struct sandy_launch_pin pin = root_pin ? *root_pin
+					       : (struct sandy_launch_pin){0};
 	sandy_launch l = {.policy = *p,
 			  .landlock_only = level == SANDY_SEAM_LANDLOCK_ONLY,
 			  .canonical = true,
-			  .nonce = nonce};
+			  .nonce = nonce,
+			  .pins = root_pin ? &pin : NULL,
+			  .n_pins = root_pin ? 1 : 0};
 
 	if (private_tmp(mode, level)) {
 		l.tmpfs[l.n_tmpfs++] = "/tmp";

@@ -8,6 +8,7 @@
 
 #include "error.h"
 #include "policy.h"
+#include "policy_argv.h"
 #include "probe.h"
 
 typedef enum sandy_mode {
@@ -53,9 +54,11 @@ int sandy_seam_protect(sandy_policy *p, const char *const *dirs, size_t n,
 /* The launcher's words (policy_argv.h) for a seam policy: canonical
  * grants, no --cwd (the launcher snapshots the working directory it is
  * started in); at the full level, for workspace-write, a private /tmp and
- * /dev/shm. */
+ * /dev/shm; root_pin (or NULL): the workspace root and the object confine
+ * saw there, so a root replaced since then fails closed. */
 char **sandy_seam_launcher_argv(const sandy_policy *p, sandy_mode mode,
 				sandy_seam_level level, const char *nonce,
+				const struct sandy_launch_pin *root_pin,
 				size_t *count);
 
 /* One bubblewrap call: the launcher (as descriptor guard) and its nonce,

@@ -4,6 +4,7 @@
 // the argv). Everything that can be checked before the spawn is checked
 // here, so a policy that cannot be enforced fails in the caller, not later.
 const crypto = require('node:crypto')
+const fs = require('node:fs')
 const { addon, verifiedLauncherPath, guardedDirs } = require('./binding')
 const { SandboxError } = require('./errors')
 const { SandboxPolicy, cwdBytes, resolveNative } = require('./policy')
@@ -65,6 +66,28 @@ function hostVerdict (report) {
   return v.enforcement
 }
 
+// What confine resolved, pinned (policy_argv.h --pin/--pinned): every
+// canonical path, each deny's symlink spelling (the link itself) and the
+// working directory, with the object each names now. The launcher refuses
+// to run when any of them names another object, or when its own
+// resolution reaches a path that is not among them.
+function pinsOf (resolved) {
+  const paths = new Set([resolved.cwd])
+  for (const g of [...resolved.grants, ...resolved.executableGrants]) paths.add(g.path)
+  for (const d of [...resolved.denySubtrees, ...resolved.denyWriteExact]) {
+    paths.add(d.canonical)
+    if (d.lexical) paths.add(d.lexical)
+  }
+  return [...paths].map((p) => {
+    try {
+      const st = fs.lstatSync(p, { bigint: true })
+      return [p, `${st.dev}:${st.ino}`]
+    } catch (err) {
+      throw new SandboxError('InvalidPolicy', `a resolved path cannot be pinned (${err.code})`)
+    }
+  })
+}
+
 function verifiedRunner () {
   try {
     return verifiedLauncherPath()
@@ -80,19 +103,18 @@ function confineWith (argv, policy, { cwd = process.cwd() } = {}, { launcher, re
   checkArgv(argv)
   if (!(policy instanceof SandboxPolicy)) throw new TypeError('policy must be a SandboxPolicy')
   const cwdArg = cwdBytes(cwd)
-  const native = policy.toNative()
-  const resolved = resolveNative(native, cwdArg)
-  if (!resolved.coversCwd) {
-    throw new SandboxError('InvalidPolicy', 'the working directory must be covered by a grant')
-  }
   const enforcement = hostVerdict(report || probe())
   const runner = launcher || verifiedRunner()
   // The launcher copies' directories are read-only and unrenamable in the
   // view, even where a grant makes their surroundings writable (the
   // launcher protects its own directory too).
-  const guarded = guardedDirs(runner).reduce((p, dir) => p.denyWriteExact(dir), policy)
+  const native = guardedDirs(runner).reduce((p, dir) => p.denyWriteExact(dir), policy).toNative()
+  const resolved = resolveNative(native, cwdArg)
+  if (!resolved.coversCwd) {
+    throw new SandboxError('InvalidPolicy', 'the working directory must be covered by a grant')
+  }
   const nonce = newNonce()
-  const words = addon.policyArgv(guarded.toNative(), cwdArg, nonce)
+  const words = addon.policyArgv(native, cwdArg, nonce, pinsOf(resolved))
   return Object.freeze({
     argv: Object.freeze([runner, ...words, '--', ...argv]),
     enforcement,

@@ -197,7 +197,7 @@ function refuseExposure ({ mode, root, rootId }, protect, name) {
 function launcherArgv (launcher, { mode, root, rootId }, argv, landlockOnly, nonce) {
   const protect = guardedDirs(launcher)
   refuseExposure({ mode, root, rootId }, protect, landlockOnly ? 'landlock' : 'sandy')
-  return [launcher, ...addon.seamLauncherWords(mode, root, landlockOnly, nonce, protect), '--', ...argv]
+  return [launcher, ...addon.seamLauncherWords(mode, root, landlockOnly, nonce, protect, rootId), '--', ...argv]
 }
 
 // bubblewrap comes from a system directory (the probe looks nowhere else),

@@ -229,11 +229,20 @@ t.test('sandy run forwards SIGTERM to the command', async (t) => {
   const user = users()[0]
   const s = workspace(user)
   const file = policyFile(s, s.policy.allowSubprocesses())
-  const pending = sandyRun(user, s, file, ['/bin/sh', '-c', 'echo started; sleep 5'], { timeout: 8000 })
-  await new Promise((resolve) => setTimeout(resolve, 600))
-  const pids = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+  const pending = sandyRun(user, s, file, ['/bin/sh', '-c', 'echo started; sleep 5'], { timeout: 15000 })
+  // (polled: on a loaded machine the CLI may take a while to start, and
+  // its command must be running before the signal is sent)
+  const sandyRuns = () => fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
     try { return fs.readFileSync(`/proc/${p}/cmdline`, 'latin1').includes(SANDY_RUN) } catch { return false }
   })
+  const sleeping = () => fs.readdirSync('/proc').some((p) => {
+    try { return /^\d+$/.test(p) && fs.readFileSync(`/proc/${p}/cmdline`, 'latin1') === 'sleep\x005\x00' } catch { return false }
+  })
+  let pids = []
+  for (let i = 0; i < 100 && !(pids.length > 0 && sleeping()); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    pids = sandyRuns()
+  }
   t.equal(pids.length, 1, 'one sandy run process')
   process.kill(Number(pids[0]), 'SIGTERM')
   const r = await pending

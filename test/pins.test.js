@@ -1,0 +1,86 @@
+'use strict'
+// What confine checked is what runs (issue 9 items 2 and 3): a Sandy
+// policy is pinned by what it resolved (every canonical path, each deny's
+// symlink spelling, the working directory, by device and inode), and the
+// seam's workspace root under `sandy` by the object confine saw. A cached
+// argv whose paths name other objects since is a runner failure, never a
+// grant of what they name now. Each attack also shows that the change
+// itself took effect (a fresh confine sees the new object).
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+const { users, withSanitizerEnv } = require('./helpers/sandbox.js')
+const sandy = require('..')
+const { SandboxPolicy, confinePolicy, createLocalSandboxProvider, classifyExit } = sandy
+
+const SH = '/bin/sh'
+
+function run (c, { cwd, wrap }) {
+  const full = [...wrap, ...c.argv]
+  const r = spawnSync(full[0], full.slice(1), { cwd, encoding: 'utf8', env: withSanitizerEnv({ PATH: '/usr/bin:/bin' }) })
+  return { code: r.status, signal: r.signal, stdout: r.stdout || '', stderr: r.stderr || '' }
+}
+
+function layout (t, user, spec) {
+  const dir = fs.realpathSync(fs.mkdtempSync('/var/tmp/sandy-pins-'))
+  fs.chmodSync(dir, 0o755)
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  for (const [rel, v] of Object.entries(spec)) {
+    const p = path.join(dir, rel)
+    fs.mkdirSync(path.dirname(p), { recursive: true })
+    if (v === null) fs.mkdirSync(p, { recursive: true })
+    else if (typeof v === 'object') fs.symlinkSync(path.join(dir, v.symlink), p)
+    else fs.writeFileSync(p, v)
+  }
+  spawnSync('chown', ['-hR', `${user.uid}:${user.gid}`, dir])
+  return (rel) => path.join(dir, rel)
+}
+
+const base = () => new SandboxPolicy('block_all').allowSubprocesses().grant('/usr', 'read', 'subtree').allowExecute('/usr', 'subtree')
+
+for (const user of users()) {
+  t.test(`a grant reached through a symlink that a run re-pointed is not granted to the next run [${user.name}]`, async (t) => {
+    const at = layout(t, user, { 'ws/x': '', 'public/file': 'public\n', 'secret/file': 'secret\n', 'ws/data': { symlink: 'public' } })
+    const policy = base().grant(at('ws'), 'read_write', 'subtree').grant(at('ws/data'), 'read', 'subtree')
+    const c = confinePolicy([SH, '-c', `cat ${at('ws/data/file')}; ln -sfn ${at('secret')} ${at('ws/data.new')} && mv -T ${at('ws/data.new')} ${at('ws/data')} && echo REPOINTED`], policy, { cwd: at('ws') })
+    const first = run(c, { cwd: at('ws'), wrap: user.wrap })
+    t.equal(first.stdout, 'public\nREPOINTED\n', `the first run read the public file and re-pointed the link (${first.stderr})`)
+    const again = run(c, { cwd: at('ws'), wrap: user.wrap })
+    t.equal(again.code, 125, 'the same argv now fails before running')
+    t.match(again.stderr, /grants\[\d+\] is not what confine resolved/)
+    t.equal(classifyExit(c, again).kind, 'runner-failure')
+    t.notMatch(again.stdout, /secret/, 'and never read the new target')
+    const fresh = confinePolicy([SH, '-c', `cat ${at('ws/data/file')}`], policy, { cwd: at('ws') })
+    t.equal(run(fresh, { cwd: at('ws'), wrap: user.wrap }).stdout, 'secret\n', 'control: a fresh confine grants what the link names now')
+  })
+
+  t.test(`a denied file replaced by an atomic save makes a cached argv fail [${user.name}]`, async (t) => {
+    const at = layout(t, user, { 'ws/settings.json': '{}\n' })
+    const policy = base().grant(at('ws'), 'read_write', 'subtree').denyWriteExact(at('ws/settings.json'))
+    const c = confinePolicy(['/usr/bin/true'], policy, { cwd: at('ws') })
+    t.equal(run(c, { cwd: at('ws'), wrap: user.wrap }).code, 0, 'the argv runs while nothing changed')
+    fs.writeFileSync(at('ws/.settings.tmp'), '{"a":1}\n')
+    fs.renameSync(at('ws/.settings.tmp'), at('ws/settings.json'))
+    const r = run(c, { cwd: at('ws'), wrap: user.wrap })
+    t.equal(r.code, 125, 'after an editor\'s atomic save the cached argv fails closed')
+    t.match(r.stderr, /pin\[\d+\] changed since confine/)
+    t.equal(run(confinePolicy(['/usr/bin/true'], policy, { cwd: at('ws') }), { cwd: at('ws'), wrap: user.wrap }).code, 0, 'a fresh confine works')
+  })
+
+  for (const backend of ['sandy', 'bwrap']) {
+    t.test(`the seam's workspace root replaced after confine is refused [${backend}, ${user.name}]`, async (t) => {
+      const at = layout(t, user, { ws: null, other: null })
+      const c = createLocalSandboxProvider({ backend }).confine([SH, '-c', 'echo x > made'], { mode: 'workspace-write', workspaceRoot: at('ws') })
+      fs.renameSync(at('ws'), at('ws.away'))
+      fs.renameSync(at('other'), at('ws'))
+      const r = run(c, { cwd: '/', wrap: user.wrap })
+      t.equal(r.code, 125, `refused (${r.stderr.trim()})`)
+      t.equal(classifyExit(c, r).kind, 'runner-failure')
+      t.notOk(fs.existsSync(at('ws/made')), 'nothing written in the replacement')
+      const fresh = createLocalSandboxProvider({ backend }).confine([SH, '-c', 'echo x > made'], { mode: 'workspace-write', workspaceRoot: at('ws') })
+      t.equal(run(fresh, { cwd: at('ws'), wrap: user.wrap }).code, 0, 'control: a fresh confine writes the replacement')
+      t.ok(fs.existsSync(at('ws/made')))
+    })
+  }
+}
