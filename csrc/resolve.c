@@ -459,8 +459,32 @@ static void add_deny(sandy_rdeny *denies, size_t *n, sandy_rdeny d)
 	denies[(*n)++] = d;
 }
 
+/* What the view can enforce (checked at confine and again in the
+ * launcher, which resolves the same way): a read-only mount blocks writes
+ * to regular files, directories and symlinks only, so deny_write_exact on
+ * a FIFO, socket or device would not stop a write reaching a host reader;
+ * and a denied regular file with another hard link could be reached
+ * through that name. */
+static int check_denied_object(const char *canonical, bool write_exact,
+			       where w, sandy_error *err)
+{
+	struct stat st;
+
+	if (stat(canonical, &st) != 0)
+		return invalid(err, w, "path is not accessible");
+	if (write_exact && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
+		return invalid(err, w,
+			       "only a regular file or a directory can be "
+			       "denied writing");
+	if (S_ISREG(st.st_mode) && st.st_nlink > 1)
+		return invalid(err, w,
+			       "a file with more than one hard link cannot be "
+			       "denied (another name reaches it)");
+	return 0;
+}
+
 static int resolve_deny(const char *cwd, const sandy_path *path, where w,
-			sandy_rdeny *d, sandy_error *err)
+			bool write_exact, sandy_rdeny *d, sandy_error *err)
 {
 	char *abs = NULL;
 	int rc;
@@ -472,6 +496,8 @@ static int resolve_deny(const char *cwd, const sandy_path *path, where w,
 	free(abs);
 	if (rc == 0 && (is_root(d->canonical) || is_root(d->lexical)))
 		rc = invalid(err, w, "the root cannot be denied");
+	if (rc == 0)
+		rc = check_denied_object(d->canonical, write_exact, w, err);
 	if (rc != 0) {
 		free(d->canonical);
 		free(d->lexical);
@@ -483,13 +509,14 @@ static int resolve_denies(const char *cwd, const sandy_path *paths, size_t n,
 			  const char *section, sandy_rdeny *out, size_t *n_out,
 			  sandy_error *err)
 {
+	bool write_exact = strcmp(section, "deny_write_exact") == 0;
 	size_t i;
 	sandy_rdeny d;
 
 	for (i = 0; i < n; i++) {
 		where w = {section, i};
 
-		if (resolve_deny(cwd, &paths[i], w, &d, err) != 0)
+		if (resolve_deny(cwd, &paths[i], w, write_exact, &d, err) != 0)
 			return -1;
 		add_deny(out, n_out, d);
 	}

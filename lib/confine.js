@@ -46,6 +46,23 @@ function launcherRules (nonce) {
   })))
 }
 
+// The kernel takes at most ARG_MAX (a quarter of the stack limit, 2 MiB
+// by default) for the argv and the environment together, and a larger argv
+// fails to spawn with E2BIG, which looks like any failure to start. A
+// confined argv is refused above this size, each word counted with its NUL
+// and its pointer, leaving the rest for the environment.
+const ARGV_MAX_BYTES = 1024 * 1024
+
+function argvBytes (words) {
+  return words.reduce((n, w) => n + Buffer.byteLength(w) + 1 + 8, 8)
+}
+
+function checkArgvSize (words, fail) {
+  const n = argvBytes(words)
+  if (n > ARGV_MAX_BYTES) throw fail(`the confined argv would take ${n} bytes, more than the ${ARGV_MAX_BYTES} a spawn is allowed here`)
+  return words
+}
+
 function checkArgv (argv) {
   if (!Array.isArray(argv) || argv.length === 0) {
     throw new TypeError('argv must be a non-empty array of strings')
@@ -115,8 +132,9 @@ function confineWith (argv, policy, { cwd = process.cwd() } = {}, { launcher, re
   }
   const nonce = newNonce()
   const words = addon.policyArgv(native, cwdArg, nonce, pinsOf(resolved))
+  const full = checkArgvSize([runner, ...words, '--', ...argv], (why) => new SandboxError('InvalidPolicy', why))
   return Object.freeze({
-    argv: Object.freeze([runner, ...words, '--', ...argv]),
+    argv: Object.freeze(full),
     enforcement,
     denialSignatures: policy.allowsSubprocesses ? DENIAL_SIGNATURES : DENIAL_SIGNATURES_NO_FORK,
     runnerFailureRules: launcherRules(nonce)
@@ -132,5 +150,7 @@ module.exports = {
   confineWith,
   newNonce,
   launcherRules,
-  LAUNCHER_EXIT_FAILURE
+  LAUNCHER_EXIT_FAILURE,
+  ARGV_MAX_BYTES,
+  checkArgvSize
 }

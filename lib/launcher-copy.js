@@ -35,7 +35,8 @@ function unusable (why) {
 // squats, or that lies behind a symlink, is no copy directory and is left
 // alone (the launcher skips it too).
 function protectedDirs (launcher, candidates, euid = process.geteuid()) {
-  const dirs = new Set([path.dirname(launcher)])
+  // (a launcher that is not there yet protects nothing: the spawn fails)
+  const dirs = new Set(fs.existsSync(path.dirname(launcher)) ? [path.dirname(launcher)] : [])
   for (const dir of candidates) {
     makeDir(dir, euid)
     if (chainProblem(dir, euid) === null) dirs.add(dir)

@@ -10,7 +10,7 @@ const { ancestorIds, exposure } = require('./launcher-copy')
 const { probe: hostProbe } = require('./probe')
 const { SandboxUnavailableError } = require('./errors')
 const { isWithin } = require('./paths')
-const { newNonce, launcherRules } = require('./confine')
+const { newNonce, launcherRules, checkArgvSize } = require('./confine')
 
 const BACKENDS = Object.freeze(['sandy', 'bwrap', 'landlock', 'seatbelt'])
 const CONFINED_MODES = Object.freeze(['read-only', 'workspace-write'])
@@ -288,7 +288,7 @@ function createLocalSandboxProvider (options = {}) {
     const r = arbitration()
     if (r.selected === null) throw unavailable(r)
     const out = confineWith(r, config.runner, checked, argv)
-    return Object.freeze({ ...out, argv: Object.freeze([...out.argv]) })
+    return Object.freeze({ ...out, argv: Object.freeze(checkArgvSize([...out.argv], (why) => new RangeError(why))) })
   }
 
   // With { workspaceRoot }, also what a workspace-write run there leaves

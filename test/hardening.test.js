@@ -225,3 +225,33 @@ for (const user of users()) {
     t.equal(bare.stdout, 'WROTE\n', 'unconfined, the reopen writes')
   })
 }
+
+// An inherited O_PATH descriptor carries no data access, but chmod through
+// /proc/self/fd/N reached the host's file beneath the view (issue 9 item 6).
+const O_PATH = 0o10000000
+for (const user of users()) {
+  t.test(`an inherited O_PATH descriptor is refused before anything runs [${user.name}]`, async (t) => {
+    const dir = base(t)
+    const victim = path.join(ownedDir(dir, 'out', user), 'victim')
+    fs.writeFileSync(victim, 'x')
+    fs.chownSync(victim, user.uid, user.gid)
+    fs.chmodSync(victim, 0o600)
+    const ws = ownedDir(dir, 'ws', user)
+    const attack = sh('chmod 666 /proc/self/fd/3 && echo CHMOD')
+    for (const backend of backendsFor(t, user, ['sandy', 'bwrap'])) {
+      const c = createLocalSandboxProvider({ backend }).confine(attack, { mode: 'read-only', workspaceRoot: ws })
+      const fd = fs.openSync(victim, O_PATH)
+      const r = await run(c.argv, { cwd: ws, wrap: user.wrap, stdio: ['ignore', 'pipe', 'pipe', fd] })
+      fs.closeSync(fd)
+      t.equal(r.code, 125, `${backend}: refused (${r.stderr.trim()})`)
+      t.match(r.stderr, /inherited (O_PATH|read-only file) descriptor 3 /)
+      t.equal(classifyExit(c, r).kind, 'runner-failure')
+      t.equal(fs.statSync(victim).mode & 0o777, 0o600, `${backend}: the host file is unchanged`)
+    }
+    const fd = fs.openSync(victim, O_PATH)
+    const bare = await run(attack, { cwd: ws, wrap: user.wrap, stdio: ['ignore', 'pipe', 'pipe', fd] })
+    fs.closeSync(fd)
+    t.equal(bare.stdout, 'CHMOD\n', 'unconfined, the chmod through the descriptor works')
+    t.equal(fs.statSync(victim).mode & 0o777, 0o666)
+  })
+}

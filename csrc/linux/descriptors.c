@@ -66,8 +66,20 @@ static int refuse_fds(bool (*match)(int fd), const char *what,
 	return 0;
 }
 
+/* An O_PATH descriptor carries no data access, but chmod, chown and the
+ * like through /proc/self/fd/N reach the object on the host's mount. */
+static bool is_path_only(int fd)
+{
+	int flags = fcntl(fd, F_GETFL);
+
+	return flags >= 0 && (flags & O_PATH) != 0;
+}
+
 int sandy_refuse_inherited_dirs(sandy_error *err)
 {
+	if (refuse_fds(is_path_only, "O_PATH",
+		       "would reach the host's file beneath the view", err) != 0)
+		return -1;
 	return refuse_fds(is_directory, "directory",
 			  "would reach beneath the view", err);
 }

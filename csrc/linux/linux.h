@@ -34,8 +34,9 @@ int sandy_view_build(const sandy_resolved *r, sandy_view *v, sandy_error *err);
 void sandy_view_release(sandy_view *v);
 
 /* descriptors.c: refuse (-1, PreparationFailed) when an open descriptor,
- * stdio included, is a directory (it reaches the host's mounts beneath a
- * view, where chmod and the like are not governed), or, for runners
+ * stdio included, is a directory or an O_PATH descriptor (it reaches the
+ * host's mounts beneath a view, where chmod and the like are not
+ * governed), or, for runners
  * without Landlock, a file open only for reading (it could be reopened
  * for writing through /proc/self/fd). */
 int sandy_refuse_inherited_dirs(sandy_error *err);

@@ -23,7 +23,9 @@
 #define SYS_openat2 437
 #endif
 
-static bool pin_holds(const struct sandy_launch_pin *p)
+/* 1 when p still names its object, 0 when not, -1 when openat2 is
+ * missing (the host cannot keep the contract: Unsupported). */
+static int pin_holds(const struct sandy_launch_pin *p)
 {
 	struct open_how how = {.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
 			       .resolve = RESOLVE_NO_SYMLINKS |
@@ -34,7 +36,7 @@ static bool pin_holds(const struct sandy_launch_pin *p)
 	bool ok;
 
 	if (fd < 0)
-		return false;
+		return errno == ENOSYS ? -1 : 0;
 	ok = fstat(fd, &st) == 0;
 	close(fd);
 	snprintf(id, sizeof(id), "%" PRIu64 ":%" PRIu64, (uint64_t)st.st_dev,
@@ -69,10 +71,16 @@ static int check_denies(const sandy_launch *l, const sandy_rdeny *d, size_t n,
 int sandy_check_pins(const sandy_launch *l, const sandy_resolved *r,
 		     sandy_error *err)
 {
-	for (size_t i = 0; i < l->n_pins; i++)
-		if (!pin_holds(&l->pins[i]))
+	for (size_t i = 0; i < l->n_pins; i++) {
+		int holds = pin_holds(&l->pins[i]);
+
+		if (holds < 0)
+			return sandy_fail(err, SANDY_ERR_UNSUPPORTED,
+					  "pins: openat2 is missing");
+		if (holds == 0)
 			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 					  "pin[%zu] changed since confine", i);
+	}
 	if (!l->pinned)
 		return 0;
 	for (size_t i = 0; i < r->n_grants; i++)
