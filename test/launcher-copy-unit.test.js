@@ -52,8 +52,10 @@ t.test('the directories every sandbox keeps read-only: the launcher\'s own and e
   fs.mkdirSync(path.join(dir, 'loose'))
   fs.chmodSync(path.join(dir, 'loose'), 0o777)
   const candidates = ['missing', 'file', 'real', 'link', 'theirs', 'loose'].map((n) => path.join(dir, n))
-  t.same(protectedDirs('/opt/x/sandy-launcher', candidates, 0), ['/opt/x', ...['missing', 'real', 'loose'].map((n) => path.join(dir, n))],
-    'a missing one is made; a file, a symlink and another user\'s directory are no copy directories')
+  fs.mkdirSync(path.join(dir, 'own'))
+  t.same(protectedDirs(path.join(dir, 'own', 'sandy-launcher'), candidates, 0), ['own', 'missing', 'real', 'loose'].map((n) => path.join(dir, n)),
+    'the launcher\'s own directory; a missing one is made; a file, a symlink and another user\'s directory are no copy directories')
+  t.same(protectedDirs('/no/such/dir/sandy-launcher', [], 0), [], 'a launcher that is not there protects nothing')
   t.equal(fs.statSync(path.join(dir, 'loose')).mode & 0o777, 0o755, 'a loosened one of the user\'s own is tightened again')
   const mine = binding.guardedDirs(binding.verifiedLauncherPath())
   t.equal(mine[0], path.dirname(binding.verifiedLauncherPath()))
@@ -272,7 +274,7 @@ t.test('a FIFO or a symlink loop in place of a copy neither hangs nor throws a r
   t.ok(fs.lstatSync(copy).isFile())
   const loop = path.join(dir, 'loop')
   fs.symlinkSync(loop, loop)
-  t.same(protectedDirs('/opt/x/sandy-launcher', [loop], 0), ['/opt/x'], 'a squatted symlink loop is skipped')
+  t.same(protectedDirs(path.join(dir, 'copies', 'sandy-launcher'), [loop], 0), [path.join(dir, 'copies')], 'a squatted symlink loop is skipped')
   unusable(t, () => verifiedLauncher({ source, digest: launcherDigest, dirs: [loop] }, 0), /loop/)
 })
 

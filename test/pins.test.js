@@ -84,3 +84,38 @@ for (const user of users()) {
     })
   }
 }
+
+// RENAME_EXCHANGE swaps two directories in one step: a pinned grant whose
+// name now holds the other directory is refused.
+const EXCHANGE = 'import ctypes, sys\nlibc = ctypes.CDLL(None, use_errno=True)\n' +
+  'sys.exit(0 if libc.renameat2(-100, sys.argv[1].encode(), -100, sys.argv[2].encode(), 2) == 0 else ctypes.get_errno())'
+
+for (const user of users()) {
+  t.test(`a pinned directory exchanged with another after confine is refused [${user.name}]`, async (t) => {
+    const at = layout(t, user, { 'ws/x': '', 'data/file': 'data\n', 'secret/file': 'secret\n' })
+    const policy = base().grant(at('ws'), 'read_write', 'subtree').grant(at('data'), 'read', 'subtree')
+    const c = confinePolicy([SH, '-c', `cat ${at('data/file')}`], policy, { cwd: at('ws') })
+    t.equal(run(c, { cwd: at('ws'), wrap: user.wrap }).stdout, 'data\n', 'runs while nothing changed')
+    t.equal(spawnSync('python3', ['-c', EXCHANGE, at('data'), at('secret')]).status, 0, 'the host exchanged the two directories')
+    const r = run(c, { cwd: at('ws'), wrap: user.wrap })
+    t.equal(r.code, 125, `refused (${r.stderr.trim()})`)
+    t.notMatch(r.stdout, /secret/)
+    t.equal(run(confinePolicy([SH, '-c', `cat ${at('data/file')}`], policy, { cwd: at('ws') }), { cwd: at('ws'), wrap: user.wrap }).stdout, 'secret\n',
+      'control: a fresh confine grants what the name holds now')
+  })
+}
+
+t.test('a pinned path overmounted after confine is refused', { skip: process.getuid() !== 0 && `${require('../scripts/test-verdict.js').UNCOVERED} host mounts: this run is not root` }, async (t) => {
+  const user = users()[0]
+  const at = layout(t, user, { 'ws/x': '', 'data/file': 'data\n' })
+  const policy = base().grant(at('ws'), 'read_write', 'subtree').grant(at('data'), 'read', 'subtree')
+  const c = confinePolicy([SH, '-c', `ls ${at('data')}`], policy, { cwd: at('ws') })
+  spawnSync('mount', ['-t', 'tmpfs', 'sandy-over', at('data')])
+  t.teardown(() => spawnSync('umount', ['-l', at('data')]))
+  fs.writeFileSync(at('data/planted'), '')
+  const r = run(c, { cwd: at('ws'), wrap: user.wrap })
+  t.equal(r.code, 125, `refused (${r.stderr.trim()})`)
+  t.match(r.stderr, /pin\[\d+\] changed since confine/)
+  t.equal(run(confinePolicy([SH, '-c', `ls ${at('data')}`], policy, { cwd: at('ws') }), { cwd: at('ws'), wrap: user.wrap }).stdout, 'planted\n',
+    'control: a fresh confine sees the mount')
+})
