@@ -12,7 +12,8 @@ const doc = fs.readFileSync(path.join(root, 'THREAT_MODEL.md'), 'utf8')
 const CITATION = /`(test\/[\w./-]+\.test\.js)` › "([^"]+)"/g
 
 function citations (text) {
-  return [...text.matchAll(CITATION)].map((m) => ({ file: m[1], fragment: m[2] }))
+  // (a citation may wrap across lines of the document)
+  return [...text.matchAll(CITATION)].map((m) => ({ file: m[1], fragment: m[2].replace(/\s+/g, ' ') }))
 }
 
 // The rows of the markdown tables under a heading that starts with `title`.
