@@ -571,7 +571,7 @@ static napi_value get_nonce(napi_env env, napi_value v, char *buf, size_t size)
 
 /* policyArgv(policy, cwd, nonce) -> string[] (the launcher words after its
  * path) */
-/* Pins: [[path, "dev:ino"], ...] (lib/confine.js), copied whole into
+/* Pins: [[key, path, "dev:ino"], ...] (lib/confine.js), copied whole into
  * malloc'd strings; free with pins_free() whatever get_pins() returned. */
 typedef struct pin_list {
 	struct sandy_launch_pin *pins;
@@ -614,18 +614,21 @@ static napi_value get_pins(napi_env env, napi_value v, pin_list *l)
 		return NULL;
 	}
 	l->pins = calloc(len + 1, sizeof(*l->pins));
-	l->strings = calloc(2 * (size_t)len + 1, sizeof(*l->strings));
+	l->strings = calloc(3 * (size_t)len + 1, sizeof(*l->strings));
 	if (l->pins == NULL || l->strings == NULL)
 		return throw_oom(env);
 	for (uint32_t i = 0; i < len; i++) {
-		napi_value pair = get_element(env, v, i), path, id;
+		napi_value pin = get_element(env, v, i), key, path, id;
 
-		if (pair == NULL || (path = get_element(env, pair, 0)) == NULL ||
-		    (id = get_element(env, pair, 1)) == NULL)
+		if (pin == NULL || (key = get_element(env, pin, 0)) == NULL ||
+		    (path = get_element(env, pin, 1)) == NULL ||
+		    (id = get_element(env, pin, 2)) == NULL)
 			return NULL;
+		l->pins[i].key = copy_string(env, key, l);
 		l->pins[i].path = copy_string(env, path, l);
 		l->pins[i].id = copy_string(env, id, l);
-		if (l->pins[i].path == NULL || l->pins[i].id == NULL) {
+		if (l->pins[i].key == NULL || l->pins[i].path == NULL ||
+		    l->pins[i].id == NULL) {
 			napi_throw_range_error(env, "ESANDYARGS", "unusable pin");
 			return NULL;
 		}
@@ -942,7 +945,7 @@ static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 	    get_dirs(env, argv[4], &protect) == NULL ||
 	    get_cstring(env, argv[5], root_id, sizeof(root_id)) == NULL)
 		goto done;
-	pin = (struct sandy_launch_pin){root, root_id};
+	pin = (struct sandy_launch_pin){"root", root, root_id};
 	level = landlock_only ? SANDY_SEAM_LANDLOCK_ONLY : SANDY_SEAM_FULL;
 	if (sandy_seam_policy(mode, level, root, &p, &err) != 0) {
 		napi_throw_error(env, "ESANDYSEAM", err.message);

@@ -24,9 +24,10 @@ int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
 		sandy_error *err);
 
 /* Before anything changes (linux/pins.c): each --pin still names the
- * object confine saw, and with --pinned every resolved path carries one.
- * Returns 0 or -1 (PreparationFailed). */
-int sandy_check_pins(const sandy_launch *l, const sandy_resolved *r,
+ * object confine saw, and with --pinned every resolved entry matches the
+ * pin of its key, whose object is recorded in the entry for the view to
+ * find again. Returns 0 or -1 (PreparationFailed). */
+int sandy_check_pins(const sandy_launch *l, sandy_resolved *r,
 		     sandy_error *err);
 
 /* Before sandy_apply: the launcher's own directory may not be writable by

@@ -98,6 +98,7 @@ char **sandy_launch_to_argv(const sandy_launch *l, size_t *count)
 	}
 	for (i = 0; i < l->n_pins; i++) {
 		push_word(&w, "--pin");
+		push_word(&w, l->pins[i].key);
 		push_word(&w, l->pins[i].path);
 		push_word(&w, l->pins[i].id);
 	}
@@ -144,7 +145,8 @@ static int bad(sandy_error *err, const char *why)
 			  "malformed launcher arguments: %s", why);
 }
 
-static int add_pin(sandy_launch *l, const char *path, const char *id)
+static int add_pin(sandy_launch *l, const char *key, const char *path,
+		   const char *id)
 {
 	struct sandy_launch_pin *more;
 
@@ -154,7 +156,7 @@ static int add_pin(sandy_launch *l, const char *path, const char *id)
 	if (more == NULL)
 		return -1;
 	l->pins = more;
-	l->pins[l->n_pins++] = (struct sandy_launch_pin){path, id};
+	l->pins[l->n_pins++] = (struct sandy_launch_pin){key, path, id};
 	return 0;
 }
 
@@ -207,9 +209,9 @@ static int parse_option(int argc, char *const argv[], int *i, sandy_launch *l,
 	} else if (strcmp(opt, "--cwd") == 0 && left >= 1 && l->cwd == NULL) {
 		l->cwd = strdup(argv[++*i]);
 		rc = l->cwd == NULL ? -1 : 0;
-	} else if (strcmp(opt, "--pin") == 0 && left >= 2) {
-		rc = add_pin(l, argv[*i + 1], argv[*i + 2]);
-		*i += 2;
+	} else if (strcmp(opt, "--pin") == 0 && left >= 3) {
+		rc = add_pin(l, argv[*i + 1], argv[*i + 2], argv[*i + 3]);
+		*i += 3;
 	} else if (strcmp(opt, "--pinned") == 0) {
 		l->pinned = true;
 	} else {

@@ -8,7 +8,7 @@
  *            {--execute exact|subtree PATH}
  *            {--deny-subtree PATH} {--deny-write-exact PATH}
  *            {--tmpfs PATH} [--landlock-only] [--canonical] [--cwd DIR]
- *            {--pin PATH DEV:INO} [--pinned]
+ *            {--pin KEY PATH DEV:INO} [--pinned]
  *            -- TARGET [ARGS...]
  *
  * --nonce and the last six are not policy vocabulary:
@@ -23,14 +23,17 @@
  *   confine and spawn fails closed);
  * --cwd: the working-directory snapshot; without it the launcher takes its
  *   own working directory;
- * --pin: a canonical path confine resolved (or a deny's symlink spelling)
- *   and the object it named then, as decimal "device:inode"; the launcher
- *   opens PATH without following any symlink and refuses when it names
- *   another object now;
- * --pinned: every path resolution produces (grants, execute grants, both
- *   spellings of each deny, the working directory) must carry a pin, so a
- *   path re-pointed since confine fails closed instead of granting what it
- *   names now.
+ * --pin: an entry confine resolved, KEY naming it as the launcher's own
+ *   resolution does ("grants[3]", "executable_grants[0]",
+ *   "deny_subtrees[1]", "deny_subtrees[1].lexical", "deny_write_exact[0]",
+ *   "cwd"; the seam's "root"), its canonical PATH (or a deny's symlink
+ *   spelling) and the object it named then, as decimal "device:inode";
+ *   the launcher opens PATH without following any symlink and refuses
+ *   when it names another object now;
+ * --pinned: every entry the launcher's own resolution produces must match
+ *   the pin of the same KEY, path and object, so an entry re-pointed since
+ *   confine (even onto another pinned path) fails closed instead of
+ *   granting what it names now.
  */
 #ifndef SANDY_POLICY_ARGV_H
 #define SANDY_POLICY_ARGV_H
@@ -59,6 +62,7 @@ typedef struct sandy_launch {
 	 * (freed by sandy_launch_free), borrowed from the caller when
 	 * encoding (set it back to NULL before sandy_launch_free) */
 	struct sandy_launch_pin {
+		const char *key;
 		const char *path;
 		const char *id;
 	} *pins;

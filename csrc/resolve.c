@@ -383,7 +383,7 @@ static void add_grant(sandy_resolved *r, char *path, sandy_access access,
 			return;
 		}
 	}
-	r->grants[r->n_grants++] = (sandy_rgrant){path, access, scope};
+	r->grants[r->n_grants++] = (sandy_rgrant){path, access, scope, {0}};
 }
 
 static int resolve_grants(const sandy_policy *p, sandy_resolved *r,
@@ -418,7 +418,7 @@ static void add_exec(sandy_resolved *r, char *path, sandy_scope scope)
 			return;
 		}
 	}
-	r->execs[r->n_execs++] = (sandy_rexec){path, scope};
+	r->execs[r->n_execs++] = (sandy_rexec){path, scope, {0}};
 }
 
 static int resolve_execs(const sandy_policy *p, sandy_resolved *r,
@@ -483,16 +483,66 @@ static int check_denied_object(const char *canonical, bool write_exact,
 	return 0;
 }
 
-static int resolve_deny(const char *cwd, const sandy_path *path, where w,
-			bool write_exact, sandy_rdeny *d, sandy_error *err)
+/* A symlink on the way to a deny (not its last component, whose own
+ * spelling stays protected) inside a writable grant: a command could
+ * re-point it, and every later resolution would deny what it names then
+ * while the object meant stays open. */
+static bool in_writable_grant(const sandy_resolved *r, const char *path)
+{
+	for (size_t i = 0; i < r->n_grants; i++)
+		if (r->grants[i].access == SANDY_ACCESS_READ_WRITE &&
+		    r->grants[i].scope == SANDY_SCOPE_SUBTREE &&
+		    sandy_path_contains(r->grants[i].path, path))
+			return true;
+	return false;
+}
+
+static int check_deny_spelling(const sandy_resolved *r, const char *abs,
+			       where w, sandy_error *err)
+{
+	char *p = strdup(abs), *last = strrchr(p ? p : "", '/');
+	int rc = 0;
+
+	if (p == NULL)
+		return out_of_memory(err, w);
+	for (char *s = strchr(p + 1, '/'); rc == 0 && s != NULL && s <= last;
+	     s = strchr(s + 1, '/')) {
+		struct stat st;
+		char *parent;
+
+		*s = '\0';
+		if (lstat(p, &st) == 0 && S_ISLNK(st.st_mode)) {
+			char *slash = strrchr(p, '/');
+
+			*slash = '\0';
+			parent = realpath(slash == p ? "/" : p, NULL);
+			*slash = '/';
+			if (parent != NULL && in_writable_grant(r, parent))
+				rc = invalid(err, w,
+					     "spelled through a symlink inside a "
+					     "writable grant, which a command "
+					     "could re-point");
+			free(parent);
+		}
+		*s = '/';
+	}
+	free(p);
+	return rc;
+}
+
+static int resolve_deny(const sandy_resolved *r, const sandy_path *path,
+			where w, bool write_exact, sandy_rdeny *d,
+			sandy_error *err)
 {
 	char *abs = NULL;
 	int rc;
 
 	d->lexical = NULL;
-	if (resolve_input(cwd, path, w, &d->canonical, &abs, err) != 0)
+	if (resolve_input(r->cwd, path, w, &d->canonical, &abs, err) != 0)
 		return -1;
-	rc = deny_lexical(abs, d->canonical, &d->lexical, w, err);
+	rc = check_deny_spelling(r, abs, w, err);
+	if (rc == 0)
+		rc = deny_lexical(abs, d->canonical, &d->lexical, w, err);
 	free(abs);
 	if (rc == 0 && (is_root(d->canonical) || is_root(d->lexical)))
 		rc = invalid(err, w, "the root cannot be denied");
@@ -505,18 +555,18 @@ static int resolve_deny(const char *cwd, const sandy_path *path, where w,
 	return rc;
 }
 
-static int resolve_denies(const char *cwd, const sandy_path *paths, size_t n,
-			  const char *section, sandy_rdeny *out, size_t *n_out,
-			  sandy_error *err)
+static int resolve_denies(const sandy_resolved *r, const sandy_path *paths,
+			  size_t n, const char *section, sandy_rdeny *out,
+			  size_t *n_out, sandy_error *err)
 {
 	bool write_exact = strcmp(section, "deny_write_exact") == 0;
 	size_t i;
-	sandy_rdeny d;
+	sandy_rdeny d = {0};
 
 	for (i = 0; i < n; i++) {
 		where w = {section, i};
 
-		if (resolve_deny(cwd, &paths[i], w, write_exact, &d, err) != 0)
+		if (resolve_deny(r, &paths[i], w, write_exact, &d, err) != 0)
 			return -1;
 		add_deny(out, n_out, d);
 	}
@@ -594,10 +644,10 @@ static int resolve_all(const sandy_policy *p, const char *cwd,
 		return -1;
 	if (resolve_grants(p, r, err) != 0 || resolve_execs(p, r, err) != 0)
 		return -1;
-	if (resolve_denies(r->cwd, p->deny_subtrees, p->n_deny_subtrees,
+	if (resolve_denies(r, p->deny_subtrees, p->n_deny_subtrees,
 			   "deny_subtrees", r->deny_subtrees,
 			   &r->n_deny_subtrees, err) != 0 ||
-	    resolve_denies(r->cwd, p->deny_write_exact, p->n_deny_write_exact,
+	    resolve_denies(r, p->deny_write_exact, p->n_deny_write_exact,
 			   "deny_write_exact", r->deny_write_exact,
 			   &r->n_deny_write_exact, err) != 0)
 		return -1;

@@ -10,21 +10,30 @@
 #include "error.h"
 #include "policy.h"
 
+/* The object confine saw at a path (the launcher's --pin), or none. */
+typedef struct sandy_identity {
+	bool known;
+	unsigned long long dev, ino;
+} sandy_identity;
+
 typedef struct sandy_rgrant {
 	char *path; /* canonical, absolute, UTF-8 */
 	sandy_access access;
 	sandy_scope scope;
+	sandy_identity expect; /* set by the launcher from its pins */
 } sandy_rgrant;
 
 typedef struct sandy_rexec {
 	char *path; /* canonical */
 	sandy_scope scope;
+	sandy_identity expect;
 } sandy_rexec;
 
 typedef struct sandy_rdeny {
 	char *canonical; /* the object the path names after following links */
 	char *lexical;   /* parent canonical + final component as written;
 			  * NULL when it equals canonical */
+	sandy_identity expect; /* of canonical */
 } sandy_rdeny;
 
 typedef struct sandy_resolved {

@@ -57,9 +57,14 @@ function argvBytes (words) {
   return words.reduce((n, w) => n + Buffer.byteLength(w) + 1 + 8, 8)
 }
 
+// ... and at most 128 KiB (MAX_ARG_STRLEN, its NUL included) for one word.
+const ARGV_WORD_MAX_BYTES = 128 * 1024 - 1
+
 function checkArgvSize (words, fail) {
   const n = argvBytes(words)
   if (n > ARGV_MAX_BYTES) throw fail(`the confined argv would take ${n} bytes, more than the ${ARGV_MAX_BYTES} a spawn is allowed here`)
+  const long = words.findIndex((w) => Buffer.byteLength(w) > ARGV_WORD_MAX_BYTES)
+  if (long >= 0) throw fail(`word ${long} of the confined argv is longer than the ${ARGV_WORD_MAX_BYTES} bytes the kernel takes for one`)
   return words
 }
 
@@ -83,22 +88,26 @@ function hostVerdict (report) {
   return v.enforcement
 }
 
-// What confine resolved, pinned (policy_argv.h --pin/--pinned): every
-// canonical path, each deny's symlink spelling (the link itself) and the
-// working directory, with the object each names now. The launcher refuses
-// to run when any of them names another object, or when its own
-// resolution reaches a path that is not among them.
+// What confine resolved, pinned (policy_argv.h --pin/--pinned): each
+// entry by the key the launcher's own resolution gives it, with its
+// canonical path (and a deny's symlink spelling, the link itself), the
+// working directory, and the object each names now. The launcher refuses
+// to run when any of them names another object, or when an entry of its
+// own resolution does not match the pin of its key.
 function pinsOf (resolved) {
-  const paths = new Set([resolved.cwd])
-  for (const g of [...resolved.grants, ...resolved.executableGrants]) paths.add(g.path)
-  for (const d of [...resolved.denySubtrees, ...resolved.denyWriteExact]) {
-    paths.add(d.canonical)
-    if (d.lexical) paths.add(d.lexical)
+  const pins = [['cwd', resolved.cwd]]
+  resolved.grants.forEach((g, i) => pins.push([`grants[${i}]`, g.path]))
+  resolved.executableGrants.forEach((g, i) => pins.push([`executable_grants[${i}]`, g.path]))
+  for (const [section, denies] of [['deny_subtrees', resolved.denySubtrees], ['deny_write_exact', resolved.denyWriteExact]]) {
+    denies.forEach((d, i) => {
+      pins.push([`${section}[${i}]`, d.canonical])
+      if (d.lexical) pins.push([`${section}[${i}].lexical`, d.lexical])
+    })
   }
-  return [...paths].map((p) => {
+  return pins.map(([key, p]) => {
     try {
       const st = fs.lstatSync(p, { bigint: true })
-      return [p, `${st.dev}:${st.ino}`]
+      return [key, p, `${st.dev}:${st.ino}`]
     } catch (err) {
       throw new SandboxError('InvalidPolicy', `a resolved path cannot be pinned (${err.code})`)
     }

@@ -74,3 +74,25 @@ for (const user of users()) {
     t.equal(classifyExit(c, { ...r, signal: null }).kind, 'runner-failure')
   })
 }
+
+// A deny spelled through a symlink that a command could re-point (one on
+// the way, inside a writable grant) would deny whatever the link names at
+// the next resolution: refused (second review of issue 9). A symlink as
+// the deny's last component stays allowed (its own spelling is protected).
+for (const user of users()) {
+  t.test(`a deny spelled through a re-pointable symlink is refused [${user.name}]`, async (t) => {
+    const ws = workspace(t, user)
+    fs.mkdirSync(path.join(ws, 'packages', 'pkg'), { recursive: true })
+    fs.writeFileSync(path.join(ws, 'packages', 'pkg', '.env'), 'SECRET\n')
+    fs.mkdirSync(path.join(ws, 'node_modules'))
+    fs.symlinkSync('../packages/pkg', path.join(ws, 'node_modules', 'pkg'))
+    spawnSync('chown', ['-hR', `${user.uid}:${user.gid}`, ws])
+    const err = t.throws(() => confinePolicy(['/usr/bin/true'], policyFor(ws).denySubtree(path.join(ws, 'node_modules', 'pkg', '.env')), { cwd: ws }))
+    t.equal(err.message, 'InvalidPolicy: deny_subtrees[0]: spelled through a symlink inside a writable grant, which a command could re-point')
+    t.ok(confinePolicy(['/usr/bin/true'], policyFor(ws).denySubtree(path.join(ws, 'packages', 'pkg', '.env')), { cwd: ws }), 'the canonical spelling is fine')
+    t.ok(confinePolicy(['/usr/bin/true'], policyFor(ws).denySubtree(path.join(ws, 'node_modules', 'pkg')), { cwd: ws }), 'so is the link itself as the last component')
+    // control: the command can re-point that link
+    const r = run([SH, '-c', 'ln -sfn /tmp node_modules/pkg.new && mv -T node_modules/pkg.new node_modules/pkg && readlink node_modules/pkg'], { cwd: ws, wrap: user.wrap })
+    t.equal(r.stdout, '/tmp\n', 'unconfined, the link is re-pointed')
+  })
+}

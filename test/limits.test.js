@@ -47,6 +47,9 @@ t.test('the provider refuses an argv above the stated size', async (t) => {
   const words = Array.from({ length: 400 }, () => 'x'.repeat(3000))
   t.throws(() => provider.confine(['/usr/bin/echo', ...words], { mode: 'read-only', workspaceRoot: '/usr' }),
     { name: 'RangeError', message: /^the confined argv would take \d+ bytes, more than the \d+ a spawn is allowed here$/ })
+  t.throws(() => provider.confine(['/usr/bin/echo', 'y'.repeat(200 * 1024)], { mode: 'read-only', workspaceRoot: '/usr' }),
+    { name: 'RangeError', message: /^word \d+ of the confined argv is longer than the 131071 bytes the kernel takes for one$/ })
+  t.equal(spawnSync('/usr/bin/echo', ['y'.repeat(200 * 1024)]).error.code, 'E2BIG', 'control: unconfined, such a word fails to spawn')
   const c = provider.confine(['/usr/bin/true', ...words.slice(0, 200)], { mode: 'read-only', workspaceRoot: '/usr' })
   t.equal(spawnSync(c.argv[0], c.argv.slice(1), { cwd: '/usr' }).status, 0, 'half of it runs')
 })

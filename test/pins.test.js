@@ -119,3 +119,24 @@ t.test('a pinned path overmounted after confine is refused', { skip: process.get
   t.equal(run(confinePolicy([SH, '-c', `ls ${at('data')}`], policy, { cwd: at('ws') }), { cwd: at('ws'), wrap: user.wrap }).stdout, 'planted\n',
     'control: a fresh confine sees the mount')
 })
+
+// A pin belongs to one entry: re-pointing a writable grant's symlink onto
+// a path the policy pins for another (read-only) entry does not move the
+// write access there (second review of issue 9).
+for (const user of users()) {
+  t.test(`a writable grant re-pointed onto another pinned path is refused [${user.name}]`, async (t) => {
+    const at = layout(t, user, { 'ws/x': '', 'scratch/x': '', 'ro/file': 'ro\n', 'ws/out': { symlink: 'scratch' } })
+    const policy = base().grant(at('ws'), 'read_write', 'subtree').grant(at('ws/out'), 'read_write', 'subtree').grant(at('ro'), 'read', 'subtree')
+    const repoint = `ln -sfn ${at('ro')} ${at('ws/out.new')} && mv -T ${at('ws/out.new')} ${at('ws/out')} && echo REPOINTED`
+    const c = confinePolicy([SH, '-c', `echo x > ${at('ws/out/f')}; [ -e ${at('ro/f')} ] || { ${repoint}; }`], policy, { cwd: at('ws') })
+    const first = run(c, { cwd: at('ws'), wrap: user.wrap })
+    t.equal(first.stdout, 'REPOINTED\n', `the first run wrote scratch/ and re-pointed the link (${first.stderr})`)
+    const again = run(c, { cwd: at('ws'), wrap: user.wrap })
+    t.equal(again.code, 125, 'the cached argv now fails before running')
+    t.match(again.stderr, /grants\[\d+\] is not what confine resolved/)
+    t.notOk(fs.existsSync(at('ro/f')), 'the read-only directory was not written')
+    const fresh = confinePolicy([SH, '-c', `echo x > ${at('ws/out/f')}`], policy, { cwd: at('ws') })
+    t.equal(run(fresh, { cwd: at('ws'), wrap: user.wrap }).code, 0, 'control: a fresh confine grants what the link names now')
+    t.ok(fs.existsSync(at('ro/f')))
+  })
+}

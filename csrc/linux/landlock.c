@@ -438,10 +438,13 @@ static int add_exact(ll_ctx *ctx, int fd, uint64_t rights, bool rw)
 			S_ISDIR(st.st_mode));
 }
 
+/* expect: the object confine pinned at path (pins.c), or NULL; a rule
+ * path that names another object now fails closed. */
 static int add_path_rules(ll_ctx *ctx, const char *path, uint64_t rights,
 			  sandy_scope scope, bool rw, const char *section,
-			  size_t index)
+			  size_t index, const sandy_identity *expect)
 {
+	struct stat st;
 	int fd, rc;
 
 	if (strlen(path) > SANDY_PATH_MAX_BYTES)
@@ -457,6 +460,15 @@ static int add_path_rules(ll_ctx *ctx, const char *path, uint64_t rights,
 		return sandy_fail(ctx->err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "landlock: cannot open %s[%zu]: %s", section,
 				  index, strerror(errno));
+	if (expect != NULL && expect->known &&
+	    (fstat(fd, &st) != 0 ||
+	     (unsigned long long)st.st_dev != expect->dev ||
+	     (unsigned long long)st.st_ino != expect->ino)) {
+		close(fd);
+		return sandy_fail(ctx->err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "landlock: %s[%zu] changed since confine",
+				  section, index);
+	}
 	strcpy(ctx->path, path);
 	if (scope == SANDY_SCOPE_EXACT)
 		rc = add_exact(ctx, fd, rights, rw);
@@ -485,17 +497,18 @@ static int add_all_rules(ll_ctx *ctx)
 		bool rw = g->access == SANDY_ACCESS_READ_WRITE;
 
 		if (add_path_rules(ctx, g->path, grant_rights(g->access),
-				   g->scope, rw, "grants", i) != 0)
+				   g->scope, rw, "grants", i, &g->expect) != 0)
 			return -1;
 	}
 	for (size_t i = 0; i < r->n_tmpfs; i++)
 		if (add_path_rules(ctx, r->tmpfs[i], TMPFS_RIGHTS,
-				   SANDY_SCOPE_SUBTREE, false, "tmpfs", i) != 0)
+				   SANDY_SCOPE_SUBTREE, false, "tmpfs", i,
+				   NULL) != 0)
 			return -1;
 	for (size_t i = 0; i < r->n_execs; i++)
 		if (add_path_rules(ctx, r->execs[i].path, LL(EXECUTE),
 				   r->execs[i].scope, false, "executable_grants",
-				   i) != 0)
+				   i, &r->execs[i].expect) != 0)
 			return -1;
 	return 0;
 }

@@ -173,7 +173,10 @@ static bool same_object(int fd, const sandy_pin *p)
 /* ------------------------------------------------------------------ */
 /* pinning, before any namespace change */
 
-static int pin_one(const char *path, sandy_pin *p)
+/* expect: the object confine pinned there (pins.c), which must be the
+ * one pinned now (ESTALE otherwise). */
+static int pin_one(const char *path, const sandy_identity *expect,
+		   sandy_pin *p)
 {
 	struct stat st;
 
@@ -181,6 +184,11 @@ static int pin_one(const char *path, sandy_pin *p)
 	p->fd = open_how_at(AT_FDCWD, path, O_PATH | O_CLOEXEC, PIN_RESOLVE);
 	if (p->fd < 0 || fstat(p->fd, &st) != 0)
 		return -1;
+	if (expect->known && (expect->dev != (unsigned long long)st.st_dev ||
+			      expect->ino != (unsigned long long)st.st_ino)) {
+		errno = ESTALE;
+		return -1;
+	}
 	p->dev = (unsigned long long)st.st_dev;
 	p->ino = (unsigned long long)st.st_ino;
 	p->is_dir = S_ISDIR(st.st_mode);
@@ -225,18 +233,22 @@ int sandy_view_pin(const sandy_resolved *r, sandy_view *v, sandy_error *err)
 				  "pin: out of memory");
 	}
 	for (size_t i = 0; i < r->n_grants; i++)
-		if (pin_one(r->grants[i].path, &v->grants[i]) != 0)
+		if (pin_one(r->grants[i].path, &r->grants[i].expect,
+			    &v->grants[i]) != 0)
 			return pin_fail(v, err, "grants", i);
 	for (size_t i = 0; i < r->n_execs; i++)
-		if (pin_one(r->execs[i].path, &v->execs[i]) != 0)
+		if (pin_one(r->execs[i].path, &r->execs[i].expect,
+			    &v->execs[i]) != 0)
 			return pin_fail(v, err, "executable_grants", i);
 	for (size_t i = 0; i < r->n_deny_subtrees; i++)
-		if (pin_one(r->deny_subtrees[i].canonical, &v->denies[i]) != 0)
+		if (pin_one(r->deny_subtrees[i].canonical,
+			    &r->deny_subtrees[i].expect, &v->denies[i]) != 0)
 			return pin_fail(v, err, "deny_subtrees", i);
 	for (size_t i = 0; i < r->n_deny_write_exact; i++) {
 		sandy_pin *p = &v->denies[r->n_deny_subtrees + i];
 
-		if (pin_one(r->deny_write_exact[i].canonical, p) != 0)
+		if (pin_one(r->deny_write_exact[i].canonical,
+			    &r->deny_write_exact[i].expect, p) != 0)
 			return pin_fail(v, err, "deny_write_exact", i);
 	}
 	return 0;

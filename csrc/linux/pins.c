@@ -1,11 +1,14 @@
 /* --pin and --pinned (policy_argv.h): what confine resolved is what runs.
  * Each pinned path is opened without following any symlink (a deny's
  * symlink spelling is opened as the link itself) and must still be the
- * object confine saw; with --pinned, every path the launcher's own
- * resolution produced must carry a pin, so a grant reached through a
- * symlink that a confined run re-pointed since confine fails closed
- * instead of granting its new target. Runs before anything changes; a
- * mismatch is PreparationFailed, a runner failure. */
+ * object confine saw; with --pinned, every entry the launcher's own
+ * resolution produced must match the pin of the same key and path, so a
+ * grant reached through a symlink that a confined run re-pointed since
+ * confine (even onto another pinned path) fails closed instead of granting
+ * its new target. The pinned objects are recorded in the entries, and the
+ * view's own pinning must find them again (no window between the two
+ * looks). Runs before anything changes; a mismatch is PreparationFailed,
+ * a runner failure. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -23,78 +26,112 @@
 #define SYS_openat2 437
 #endif
 
-/* 1 when p still names its object, 0 when not, -1 when openat2 is
- * missing (the host cannot keep the contract: Unsupported). */
-static int pin_holds(const struct sandy_launch_pin *p)
+/* The object a pin names now (opened without following any symlink),
+ * or -1 with errno (ENOSYS: no openat2, which the contract requires). */
+static int pin_identity(const struct sandy_launch_pin *p, sandy_identity *now)
 {
 	struct open_how how = {.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
 			       .resolve = RESOLVE_NO_SYMLINKS |
 					  RESOLVE_NO_MAGICLINKS};
 	struct stat st;
-	char id[48];
 	int fd = (int)syscall(SYS_openat2, AT_FDCWD, p->path, &how, sizeof(how));
-	bool ok;
+	int rc;
 
 	if (fd < 0)
-		return errno == ENOSYS ? -1 : 0;
-	ok = fstat(fd, &st) == 0;
+		return -1;
+	rc = fstat(fd, &st);
 	close(fd);
-	snprintf(id, sizeof(id), "%" PRIu64 ":%" PRIu64, (uint64_t)st.st_dev,
-		 (uint64_t)st.st_ino);
-	return ok && strcmp(id, p->id) == 0;
-}
-
-static bool pinned(const sandy_launch *l, const char *path)
-{
-	for (size_t i = 0; i < l->n_pins; i++)
-		if (strcmp(l->pins[i].path, path) == 0)
-			return true;
-	return false;
-}
-
-static int unpinned(sandy_error *err, const char *section, size_t i)
-{
-	return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-			  "%s[%zu] is not what confine resolved", section, i);
-}
-
-static int check_denies(const sandy_launch *l, const sandy_rdeny *d, size_t n,
-			const char *section, sandy_error *err)
-{
-	for (size_t i = 0; i < n; i++)
-		if (!pinned(l, d[i].canonical) ||
-		    (d[i].lexical != NULL && !pinned(l, d[i].lexical)))
-			return unpinned(err, section, i);
+	if (rc != 0)
+		return -1;
+	*now = (sandy_identity){true, (unsigned long long)st.st_dev,
+				(unsigned long long)st.st_ino};
 	return 0;
 }
 
-int sandy_check_pins(const sandy_launch *l, const sandy_resolved *r,
+static bool same_id(const sandy_identity *id, const char *text)
+{
+	char buf[48];
+
+	snprintf(buf, sizeof(buf), "%" PRIu64 ":%" PRIu64, (uint64_t)id->dev,
+		 (uint64_t)id->ino);
+	return strcmp(buf, text) == 0;
+}
+
+/* The pin of this key and path, or NULL. */
+static const struct sandy_launch_pin *find(const sandy_launch *l,
+					    const char *key, const char *path)
+{
+	for (size_t i = 0; i < l->n_pins; i++)
+		if (strcmp(l->pins[i].key, key) == 0 &&
+		    strcmp(l->pins[i].path, path) == 0)
+			return &l->pins[i];
+	return NULL;
+}
+
+/* With --pinned, the entry named key must be pinned with this path; its
+ * pinned object becomes what later steps (the view's own pinning) must
+ * find there too. */
+static int match(const sandy_launch *l, const char *section, size_t i,
+		 const char *suffix, const char *path, sandy_identity *expect,
+		 sandy_error *err)
+{
+	char key[64];
+	const struct sandy_launch_pin *p;
+	sandy_identity now = {0};
+
+	snprintf(key, sizeof(key), "%s[%zu]%s", section, i, suffix);
+	p = find(l, key, path);
+	if (p == NULL)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "%s[%zu] is not what confine resolved",
+				  section, i);
+	if (expect != NULL && pin_identity(p, &now) == 0)
+		*expect = now;
+	return 0;
+}
+
+static int match_denies(const sandy_launch *l, sandy_rdeny *d, size_t n,
+			const char *section, sandy_error *err)
+{
+	for (size_t i = 0; i < n; i++)
+		if (match(l, section, i, "", d[i].canonical, &d[i].expect,
+			  err) != 0 ||
+		    (d[i].lexical != NULL &&
+		     match(l, section, i, ".lexical", d[i].lexical, NULL,
+			   err) != 0))
+			return -1;
+	return 0;
+}
+
+int sandy_check_pins(const sandy_launch *l, sandy_resolved *r,
 		     sandy_error *err)
 {
 	for (size_t i = 0; i < l->n_pins; i++) {
-		int holds = pin_holds(&l->pins[i]);
+		sandy_identity now = {0};
 
-		if (holds < 0)
+		if (pin_identity(&l->pins[i], &now) != 0 && errno == ENOSYS)
 			return sandy_fail(err, SANDY_ERR_UNSUPPORTED,
 					  "pins: openat2 is missing");
-		if (holds == 0)
+		if (!now.known || !same_id(&now, l->pins[i].id))
 			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 					  "pin[%zu] changed since confine", i);
 	}
 	if (!l->pinned)
 		return 0;
 	for (size_t i = 0; i < r->n_grants; i++)
-		if (!pinned(l, r->grants[i].path))
-			return unpinned(err, "grants", i);
+		if (match(l, "grants", i, "", r->grants[i].path,
+			  &r->grants[i].expect, err) != 0)
+			return -1;
 	for (size_t i = 0; i < r->n_execs; i++)
-		if (!pinned(l, r->execs[i].path))
-			return unpinned(err, "executable_grants", i);
-	if (check_denies(l, r->deny_subtrees, r->n_deny_subtrees,
+		if (match(l, "executable_grants", i, "", r->execs[i].path,
+			  &r->execs[i].expect, err) != 0)
+			return -1;
+	if (match_denies(l, r->deny_subtrees, r->n_deny_subtrees,
 			 "deny_subtrees", err) != 0 ||
-	    check_denies(l, r->deny_write_exact, r->n_deny_write_exact,
+	    match_denies(l, r->deny_write_exact, r->n_deny_write_exact,
 			 "deny_write_exact", err) != 0)
 		return -1;
-	if (!pinned(l, r->cwd))
+	if (find(l, "cwd", r->cwd) == NULL)
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 				  "the working directory is not what confine "
 				  "resolved");

@@ -67,28 +67,28 @@ static void tp_init(tpol *t, sandy_network net)
 
 static void tp_grant(tpol *t, const char *rel, sandy_access a, sandy_scope s)
 {
-	t->g[t->r.n_grants++] = (sandy_rgrant){at(rel), a, s};
+	t->g[t->r.n_grants++] = (sandy_rgrant){at(rel), a, s, {0}};
 }
 
 static void tp_grant_abs(tpol *t, const char *abs, sandy_access a,
 			 sandy_scope s)
 {
-	t->g[t->r.n_grants++] = (sandy_rgrant){strdup(abs), a, s};
+	t->g[t->r.n_grants++] = (sandy_rgrant){strdup(abs), a, s, {0}};
 }
 
 static void tp_exec(tpol *t, const char *abs, sandy_scope s)
 {
-	t->x[t->r.n_execs++] = (sandy_rexec){strdup(abs), s};
+	t->x[t->r.n_execs++] = (sandy_rexec){strdup(abs), s, {0}};
 }
 
 static void tp_deny(tpol *t, const char *rel)
 {
-	t->ds[t->r.n_deny_subtrees++] = (sandy_rdeny){at(rel), NULL};
+	t->ds[t->r.n_deny_subtrees++] = (sandy_rdeny){at(rel), NULL, {0}};
 }
 
 static void tp_deny_write(tpol *t, const char *rel)
 {
-	t->dw[t->r.n_deny_write_exact++] = (sandy_rdeny){at(rel), NULL};
+	t->dw[t->r.n_deny_write_exact++] = (sandy_rdeny){at(rel), NULL, {0}};
 }
 
 static long fd_result(int fd)
