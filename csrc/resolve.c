@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #define NO_INDEX SIZE_MAX
@@ -483,10 +484,12 @@ static int check_denied_object(const char *canonical, bool write_exact,
 	return 0;
 }
 
-/* A symlink on the way to a deny (not its last component, whose own
- * spelling stays protected) inside a writable grant: a command could
- * re-point it, and every later resolution would deny what it names then
- * while the object meant stays open. */
+/* Every symlink met while resolving a deny's path, as the kernel follows
+ * them, must lie outside the writable grants: a command could re-point
+ * one, and every later resolution would deny what it names then while the
+ * object meant stays open. The one exception is the deny's own last
+ * component as written, whose spelling stays protected (its parent keeps
+ * no write right). At most 40 links, as the kernel allows. */
 static bool in_writable_grant(const sandy_resolved *r, const char *path)
 {
 	for (size_t i = 0; i < r->n_grants; i++)
@@ -497,37 +500,104 @@ static bool in_writable_grant(const sandy_resolved *r, const char *path)
 	return false;
 }
 
+typedef struct spelling {
+	const sandy_resolved *r;
+	int links;
+	char cur[SANDY_PATH_MAX_BYTES + 2];
+} spelling;
+
+/* The next component of *p (skipping slashes), its length in *len. */
+static const char *next_component(const char **p, size_t *len)
+{
+	const char *c = *p + strspn(*p, "/");
+
+	*len = strcspn(c, "/");
+	*p = c + *len;
+	return *len ? c : NULL;
+}
+
+static bool only_dots_and_slashes(const char *p)
+{
+	size_t len;
+	const char *c;
+
+	while ((c = next_component(&p, &len)) != NULL)
+		if (len != 1 || c[0] != '.')
+			return false;
+	return true;
+}
+
+static int walk(spelling *sp, const char *path, bool exempt_last,
+		where w, sandy_error *err);
+
+/* Follows the link (in directory sp->cur), with rest still to walk. */
+static int follow(spelling *sp, const char *link, const char *rest,
+		  bool exempt_last, where w, sandy_error *err)
+{
+	char target[SANDY_PATH_MAX_BYTES + 1], *next;
+	ssize_t n = readlink(link, target, sizeof(target) - 1);
+	size_t need;
+	int rc;
+
+	if (n < 0 || ++sp->links > 40)
+		return 0; /* resolution itself reports what is wrong */
+	target[n] = '\0';
+	/* the walk goes on from the link's directory, or from / */
+	need = (size_t)n + 1 + strlen(rest) + 1;
+	if ((next = malloc(need)) == NULL)
+		return out_of_memory(err, w);
+	snprintf(next, need, "%s/%s", target, rest);
+	if (target[0] == '/')
+		strcpy(sp->cur, "/");
+	rc = walk(sp, next, exempt_last && !only_dots_and_slashes(rest), w,
+		  err);
+	free(next);
+	return rc;
+}
+
+static int walk(spelling *sp, const char *path, bool exempt_last, where w,
+		sandy_error *err)
+{
+	const char *p = path, *c;
+	size_t len;
+
+	while ((c = next_component(&p, &len)) != NULL) {
+		char next[SANDY_PATH_MAX_BYTES + 2];
+		bool last = only_dots_and_slashes(p);
+		struct stat st;
+
+		if (len == 1 && c[0] == '.')
+			continue;
+		if (len == 2 && c[0] == '.' && c[1] == '.') {
+			char *slash = strrchr(sp->cur, '/');
+
+			slash[slash == sp->cur ? 1 : 0] = '\0';
+			continue;
+		}
+		if (snprintf(next, sizeof(next), "%s%s%.*s", sp->cur,
+			     strcmp(sp->cur, "/") == 0 ? "" : "/", (int)len,
+			     c) >= (int)sizeof(next))
+			return 0;
+		if (lstat(next, &st) == 0 && S_ISLNK(st.st_mode)) {
+			if (!(last && exempt_last) &&
+			    in_writable_grant(sp->r, sp->cur))
+				return invalid(err, w,
+					       "spelled through a symlink inside "
+					       "a writable grant, which a command "
+					       "could re-point");
+			return follow(sp, next, p, exempt_last, w, err);
+		}
+		strcpy(sp->cur, next);
+	}
+	return 0;
+}
+
 static int check_deny_spelling(const sandy_resolved *r, const char *abs,
 			       where w, sandy_error *err)
 {
-	char *p = strdup(abs), *last = strrchr(p ? p : "", '/');
-	int rc = 0;
+	spelling sp = {.r = r, .links = 0, .cur = "/"};
 
-	if (p == NULL)
-		return out_of_memory(err, w);
-	for (char *s = strchr(p + 1, '/'); rc == 0 && s != NULL && s <= last;
-	     s = strchr(s + 1, '/')) {
-		struct stat st;
-		char *parent;
-
-		*s = '\0';
-		if (lstat(p, &st) == 0 && S_ISLNK(st.st_mode)) {
-			char *slash = strrchr(p, '/');
-
-			*slash = '\0';
-			parent = realpath(slash == p ? "/" : p, NULL);
-			*slash = '/';
-			if (parent != NULL && in_writable_grant(r, parent))
-				rc = invalid(err, w,
-					     "spelled through a symlink inside a "
-					     "writable grant, which a command "
-					     "could re-point");
-			free(parent);
-		}
-		*s = '/';
-	}
-	free(p);
-	return rc;
+	return walk(&sp, abs, true, w, err);
 }
 
 static int resolve_deny(const sandy_resolved *r, const sandy_path *path,

@@ -96,3 +96,33 @@ for (const user of users()) {
     t.equal(r.stdout, '/tmp\n', 'unconfined, the link is re-pointed')
   })
 }
+
+// ... also when the re-pointable link is met while resolving (through
+// another link, or as the target of the deny's own last component), and a
+// trailing slash or dot changes nothing (third review of issue 9).
+for (const user of users()) {
+  t.test(`a deny whose resolution meets a re-pointable symlink is refused [${user.name}]`, async (t) => {
+    const root = workspace(t, user)
+    const ws = path.join(root, 'ws')
+    for (const d of ['ws/packages/app', 'ws/cfg', 'secrets', 'conf']) fs.mkdirSync(path.join(root, d), { recursive: true })
+    fs.writeFileSync(path.join(ws, 'packages', 'app', '.env'), 'A\n')
+    fs.writeFileSync(path.join(root, 'secrets', 'prod.env'), 'P\n')
+    fs.symlinkSync('packages/app', path.join(ws, 'current'))
+    fs.symlinkSync('../ws/current', path.join(root, 'conf', 'app'))
+    fs.symlinkSync('../../secrets/prod.env', path.join(ws, 'cfg', 'current.env'))
+    fs.symlinkSync('cfg/current.env', path.join(ws, '.env'))
+    fs.symlinkSync('packages/app', path.join(ws, 'link'))
+    spawnSync('chown', ['-hR', `${user.uid}:${user.gid}`, root])
+    const policy = policyFor(ws).grant(root, 'read', 'subtree')
+    const refused = /^InvalidPolicy: deny_subtrees\[0\]: spelled through a symlink inside a writable grant, which a command could re-point$/
+    t.throws(() => confinePolicy(['/usr/bin/true'], policy.denySubtree(path.join(root, 'conf', 'app', '.env')), { cwd: ws }), { message: refused },
+      'a link outside the grant leading to one inside it')
+    t.throws(() => confinePolicy(['/usr/bin/true'], policy.denySubtree(path.join(ws, '.env')), { cwd: ws }), { message: refused },
+      'the deny\'s own last link leading through another one inside the grant')
+    for (const spelling of ['link', 'link/', 'link/.', 'link//']) {
+      t.ok(confinePolicy(['/usr/bin/true'], policy.denySubtree(path.join(ws, spelling)), { cwd: ws }), `"${spelling}": the last component itself is fine`)
+    }
+    const r = run([SH, '-c', 'ln -sfn /tmp current.new && mv -T current.new current && readlink current'], { cwd: ws, wrap: user.wrap })
+    t.equal(r.stdout, '/tmp\n', 'control: unconfined, the link in the workspace is re-pointed')
+  })
+}

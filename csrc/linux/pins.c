@@ -103,6 +103,44 @@ static int match_denies(const sandy_launch *l, sandy_rdeny *d, size_t n,
 	return 0;
 }
 
+/* The pins of a section's entries ("grants[3]", not "...].lexical"). */
+static size_t count_entries(const sandy_launch *l, const char *section)
+{
+	size_t n = 0, len = strlen(section);
+
+	for (size_t i = 0; i < l->n_pins; i++) {
+		const char *k = l->pins[i].key;
+
+		if (strncmp(k, section, len) == 0 && k[len] == '[' &&
+		    strchr(k, '.') == NULL)
+			n++;
+	}
+	return n;
+}
+
+/* Every section has as many entries as confine resolved: two entries
+ * merged into one since (a re-pointed link now naming what another entry
+ * names) would otherwise keep one key while the merge changes its
+ * access, or drop a deny. */
+static int same_counts(const sandy_launch *l, const sandy_resolved *r,
+		       sandy_error *err)
+{
+	const struct {
+		const char *section;
+		size_t n;
+	} counts[] = {{"grants", r->n_grants},
+		      {"executable_grants", r->n_execs},
+		      {"deny_subtrees", r->n_deny_subtrees},
+		      {"deny_write_exact", r->n_deny_write_exact}};
+
+	for (size_t i = 0; i < sizeof(counts) / sizeof(*counts); i++)
+		if (count_entries(l, counts[i].section) != counts[i].n)
+			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+					  "%s: not what confine resolved",
+					  counts[i].section);
+	return 0;
+}
+
 int sandy_check_pins(const sandy_launch *l, sandy_resolved *r,
 		     sandy_error *err)
 {
@@ -118,6 +156,8 @@ int sandy_check_pins(const sandy_launch *l, sandy_resolved *r,
 	}
 	if (!l->pinned)
 		return 0;
+	if (same_counts(l, r, err) != 0)
+		return -1;
 	for (size_t i = 0; i < r->n_grants; i++)
 		if (match(l, "grants", i, "", r->grants[i].path,
 			  &r->grants[i].expect, err) != 0)
