@@ -95,7 +95,7 @@ static int add_deny(sandy_resolved *r, const char *dir, sandy_error *err)
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 				  "self: out of memory");
 	r->deny_write_exact = more;
-	more[r->n_deny_write_exact].lexical = NULL;
+	more[r->n_deny_write_exact] = (sandy_rdeny){0}; /* nothing pinned */
 	more[r->n_deny_write_exact].canonical = strdup(dir);
 	if (more[r->n_deny_write_exact].canonical == NULL)
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
