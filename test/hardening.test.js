@@ -177,14 +177,19 @@ t.test('a command cannot pass for a launcher failure', async (t) => {
   }
 })
 
+// A host file of the user's, mode 0600, outside a workspace of the user's.
+function victimAndWorkspace (t, user) {
+  const dir = base(t)
+  const victim = path.join(ownedDir(dir, 'out', user), 'victim')
+  fs.writeFileSync(victim, 'x')
+  fs.chownSync(victim, user.uid, user.gid)
+  fs.chmodSync(victim, 0o600)
+  return { dir, victim, ws: ownedDir(dir, 'ws', user) }
+}
+
 for (const user of users()) {
   t.test(`a directory on stdin is refused before anything runs [${user.name}]`, async (t) => {
-    const dir = base(t)
-    const victim = path.join(ownedDir(dir, 'out', user), 'victim')
-    fs.writeFileSync(victim, 'x')
-    fs.chownSync(victim, user.uid, user.gid)
-    fs.chmodSync(victim, 0o600)
-    const ws = ownedDir(dir, 'ws', user)
+    const { dir, victim, ws } = victimAndWorkspace(t, user)
     // through the inherited descriptor, chmod would reach the host mount
     const attack = sh(`cd /dev/stdin/.. 2>/dev/null; chmod 666 ${victim} && echo CHMOD`)
     for (const backend of backendsFor(t, user, ['sandy', 'bwrap'])) {
@@ -231,12 +236,7 @@ for (const user of users()) {
 const O_PATH = 0o10000000
 for (const user of users()) {
   t.test(`an inherited O_PATH descriptor is refused before anything runs [${user.name}]`, async (t) => {
-    const dir = base(t)
-    const victim = path.join(ownedDir(dir, 'out', user), 'victim')
-    fs.writeFileSync(victim, 'x')
-    fs.chownSync(victim, user.uid, user.gid)
-    fs.chmodSync(victim, 0o600)
-    const ws = ownedDir(dir, 'ws', user)
+    const { victim, ws } = victimAndWorkspace(t, user)
     const attack = sh('chmod 666 /proc/self/fd/3 && echo CHMOD')
     for (const backend of backendsFor(t, user, ['sandy', 'bwrap'])) {
       const c = createLocalSandboxProvider({ backend }).confine(attack, { mode: 'read-only', workspaceRoot: ws })
