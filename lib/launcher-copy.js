@@ -190,19 +190,24 @@ function original (source, expected, euid) {
 // anyway. Returns null, or the error code.
 function makeDir (dir, euid) {
   const mode = euid === 0 ? 0o755 : 0o700
-  let fd = null
+  let fd
   try {
     fs.mkdirSync(dir, { recursive: true, mode })
     // through a descriptor of the directory itself: a name swapped for a
     // symlink in between is never followed
     fd = fs.openSync(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)
+  } catch (err) {
+    return err.code
+  }
+  try {
     const st = fs.fstatSync(fd)
     if (st.uid === euid && groupOrOtherWrite(st)) fs.fchmodSync(fd, mode)
     return null
+  /* c8 ignore next 3: fstat or fchmod of one's own open directory */
   } catch (err) {
     return err.code
   } finally {
-    if (fd !== null) fs.closeSync(fd)
+    fs.closeSync(fd)
   }
 }
 

@@ -101,6 +101,8 @@ t.test('a missing, malformed or unreadable source is refused', async (t) => {
   unusable(t, () => verifiedLauncher({ source, digest: 'abc' }), /recorded no digest/)
   const dir = scratch(t)
   unusable(t, () => verifiedLauncher({ source: path.join(dir, 'missing'), digest: launcherDigest, dirs: [path.join(dir, 'copies')] }, NOBODY), /cannot be read \(ENOENT\)/)
+  unusable(t, () => verifiedLauncher({ source: path.join(dir, 'missing'), digest: launcherDigest, dirs: [path.join(dir, 'copies')] }, 0), /cannot be read \(ENOENT\)/,
+    'root, who always copies, the same')
   const wrong = path.join(dir, 'wrong')
   fs.writeFileSync(wrong, 'not the launcher', { mode: 0o755 })
   const copies = path.join(dir, 'copies')
@@ -292,4 +294,13 @@ t.test('which writable roots expose a copy directory', async (t) => {
   t.equal(exposure({ root: parent, rootId: id(parent) }, [copies], me + 1, false), null, 'a parent this user does not own cannot be loosened by it')
   t.match(exposure({ root: '/elsewhere', rootId: id(parent) }, [copies], me, false), /under another name \(a bind mount\)/)
   t.match(exposure({ root: copies, rootId: id(copies) }, [copies], me, true), /the Landlock-only level cannot protect/)
+})
+
+t.test('a resolved path that cannot be pinned is a clear InvalidPolicy', async (t) => {
+  const realFs = require('node:fs')
+  const fsMock = { ...realFs, lstatSync: (p, o) => { if (p === '/usr') { const e = new Error('gone'); e.code = 'ENOENT'; throw e } return realFs.lstatSync(p, o) } }
+  const { confinePolicy } = t.mockRequire('../lib/confine.js', { 'node:fs': fsMock, '../lib/policy.js': require('../lib/policy.js') })
+  const { SandboxPolicy } = require('..')
+  t.throws(() => confinePolicy(['/usr/bin/true'], new SandboxPolicy('block_all').grant('/usr', 'read', 'subtree'), { cwd: '/usr' }),
+    { kind: 'InvalidPolicy', message: 'InvalidPolicy: a resolved path cannot be pinned (ENOENT)' }, 'a path gone between resolution and pinning')
 })
