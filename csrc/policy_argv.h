@@ -24,9 +24,10 @@
  * --cwd: the working-directory snapshot; without it the launcher takes its
  *   own working directory;
  * --pin: an entry confine resolved, KEY naming it as the launcher's own
- *   resolution does ("grants[3]", "executable_grants[0]",
- *   "deny_subtrees[1]", "deny_subtrees[1].lexical", "deny_write_exact[0]",
- *   "cwd"; the seam's "root"), its canonical PATH (or a deny's symlink
+ *   resolution does ("grants[3]:read_write:subtree",
+ *   "executable_grants[0]:exact", "deny_subtrees[1]",
+ *   "deny_subtrees[1].lexical", "deny_write_exact[0]", "cwd"; the seam's
+ *   "root"), its canonical PATH (or a deny's symlink
  *   spelling) and the object it named then, as decimal "device:inode";
  *   the launcher opens PATH without following any symlink and refuses
  *   when it names another object now;

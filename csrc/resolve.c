@@ -516,15 +516,12 @@ static const char *next_component(const char **p, size_t *len)
 	return *len ? c : NULL;
 }
 
-static bool only_dots_and_slashes(const char *p)
+/* Nothing but slashes follows: the component just read is the last one
+ * as written. ("link/." is not: resolution keeps no symlink spelling for
+ * it, so nothing would protect the link.) */
+static bool only_slashes(const char *p)
 {
-	size_t len;
-	const char *c;
-
-	while ((c = next_component(&p, &len)) != NULL)
-		if (len != 1 || c[0] != '.')
-			return false;
-	return true;
+	return p[strspn(p, "/")] == '\0';
 }
 
 static int walk(spelling *sp, const char *path, bool exempt_last,
@@ -549,8 +546,7 @@ static int follow(spelling *sp, const char *link, const char *rest,
 	snprintf(next, need, "%s/%s", target, rest);
 	if (target[0] == '/')
 		strcpy(sp->cur, "/");
-	rc = walk(sp, next, exempt_last && !only_dots_and_slashes(rest), w,
-		  err);
+	rc = walk(sp, next, exempt_last && !only_slashes(rest), w, err);
 	free(next);
 	return rc;
 }
@@ -563,7 +559,7 @@ static int walk(spelling *sp, const char *path, bool exempt_last, where w,
 
 	while ((c = next_component(&p, &len)) != NULL) {
 		char next[SANDY_PATH_MAX_BYTES + 2];
-		bool last = only_dots_and_slashes(p);
+		bool last = only_slashes(p);
 		struct stat st;
 
 		if (len == 1 && c[0] == '.')

@@ -96,8 +96,8 @@ function hostVerdict (report) {
 // own resolution does not match the pin of its key.
 function pinsOf (resolved) {
   const pins = [['cwd', resolved.cwd]]
-  resolved.grants.forEach((g, i) => pins.push([`grants[${i}]`, g.path]))
-  resolved.executableGrants.forEach((g, i) => pins.push([`executable_grants[${i}]`, g.path]))
+  resolved.grants.forEach((g, i) => pins.push([`grants[${i}]:${g.access}:${g.scope}`, g.path]))
+  resolved.executableGrants.forEach((g, i) => pins.push([`executable_grants[${i}]:${g.scope}`, g.path]))
   for (const [section, denies] of [['deny_subtrees', resolved.denySubtrees], ['deny_write_exact', resolved.denyWriteExact]]) {
     denies.forEach((d, i) => {
       pins.push([`${section}[${i}]`, d.canonical])

@@ -140,3 +140,23 @@ for (const user of users()) {
     t.ok(fs.existsSync(at('ro/f')))
   })
 }
+
+// A grant's pin carries its access and scope: merging one entry and
+// splitting another since confine keeps every count and every key's path,
+// but not their access (third review of issue 9).
+for (const user of users()) {
+  t.test(`entries merged and split since confine cannot carry write access to a read-only grant [${user.name}]`, async (t) => {
+    const at = layout(t, user, { 'reference/file': 'ref\n', 'ws/x': '', 'scratch/x': '', 'ws/b': { symlink: 'scratch' }, 'ws/s1': { symlink: 'scratch' } })
+    const policy = base().grant(at('reference'), 'read', 'subtree').grant(at('ws'), 'read_write', 'subtree')
+      .grant(at('ws/b'), 'read_write', 'subtree').grant(at('ws/s1'), 'read_write', 'subtree')
+    const repoint = `ln -sfn ${at('reference')} ${at('ws/b.new')} && mv -T ${at('ws/b.new')} ${at('ws/b')} && echo REPOINTED`
+    const c = confinePolicy([SH, '-c', `echo x > ${at('reference/f')} 2>/dev/null && echo WROTE; [ "$(readlink ${at('ws/b')})" = ${at('reference')} ] || { ${repoint}; }`], policy, { cwd: at('ws') })
+    const first = run(c, { cwd: at('ws'), wrap: user.wrap })
+    t.equal(first.stdout, 'REPOINTED\n', `the first run could not write reference/ and re-pointed ws/b (${first.stderr})`)
+    const again = run(c, { cwd: at('ws'), wrap: user.wrap })
+    t.equal(again.code, 125, `the cached argv now fails before running (${again.stderr.trim()})`)
+    t.notOk(fs.existsSync(at('reference/f')), 'reference/ was not written')
+    const fresh = confinePolicy([SH, '-c', `echo x > ${at('reference/f')} && echo WROTE`], policy, { cwd: at('ws') })
+    t.equal(run(fresh, { cwd: at('ws'), wrap: user.wrap }).stdout, 'WROTE\n', 'control: a fresh confine grants write through what ws/b names now')
+  })
+}

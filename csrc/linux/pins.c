@@ -158,14 +158,28 @@ int sandy_check_pins(const sandy_launch *l, sandy_resolved *r,
 		return 0;
 	if (same_counts(l, r, err) != 0)
 		return -1;
-	for (size_t i = 0; i < r->n_grants; i++)
-		if (match(l, "grants", i, "", r->grants[i].path,
+	/* a grant's key carries its access and scope too, so entries merged
+	 * and split since confine cannot keep every key while one gains
+	 * access */
+	for (size_t i = 0; i < r->n_grants; i++) {
+		char suffix[40];
+
+		snprintf(suffix, sizeof(suffix), ":%s:%s",
+			 sandy_access_name(r->grants[i].access),
+			 sandy_scope_name(r->grants[i].scope));
+		if (match(l, "grants", i, suffix, r->grants[i].path,
 			  &r->grants[i].expect, err) != 0)
 			return -1;
-	for (size_t i = 0; i < r->n_execs; i++)
-		if (match(l, "executable_grants", i, "", r->execs[i].path,
+	}
+	for (size_t i = 0; i < r->n_execs; i++) {
+		char suffix[24];
+
+		snprintf(suffix, sizeof(suffix), ":%s",
+			 sandy_scope_name(r->execs[i].scope));
+		if (match(l, "executable_grants", i, suffix, r->execs[i].path,
 			  &r->execs[i].expect, err) != 0)
 			return -1;
+	}
 	if (match_denies(l, r->deny_subtrees, r->n_deny_subtrees,
 			 "deny_subtrees", err) != 0 ||
 	    match_denies(l, r->deny_write_exact, r->n_deny_write_exact,
