@@ -22,22 +22,25 @@ function run (argv, { cwd, wrap = [], timeout = 20000 } = {}) {
   return { code: r.status, stdout: r.stdout || '', stderr: r.stderr || '' }
 }
 
-// A workspace owned by the user, with host mounts beneath it (unmounted
-// at teardown).
+// A workspace owned by the user, with host mounts beneath it. At teardown
+// every mount beneath it (the test's own later ones too) is undone,
+// lazily and deepest first, before the directory goes.
 function workspace (t, user, mounts) {
   const dir = fs.realpathSync(fs.mkdtempSync('/var/tmp/sandy-submounts-'))
   fs.chmodSync(dir, 0o755)
   fs.chownSync(dir, user.uid, user.gid)
-  const mounted = []
   t.teardown(() => {
-    for (const m of mounted.reverse()) spawnSync('umount', ['-l', m])
+    const beneath = () => fs.readFileSync('/proc/self/mountinfo', 'utf8').split('\n')
+      .map((l) => l.split(' ')[4]).filter((m) => m && m.startsWith(dir + '/'))
+    for (let m = beneath(), tries = 0; m.length > 0 && tries < 5; m = beneath(), tries++) {
+      for (const at of m.sort().reverse()) spawnSync('umount', ['-l', at])
+    }
     fs.rmSync(dir, { recursive: true, force: true })
   })
   for (const [name, type, options] of mounts) {
     const at = path.join(dir, name)
     fs.mkdirSync(at)
     execFileSync('mount', ['-t', type, ...(options ? ['-o', options] : []), `sandy-${type}`, at])
-    mounted.push(at)
   }
   return dir
 }
@@ -106,7 +109,6 @@ t.test('a mount the host adds beneath the workspace during a run is not reachabl
   const done = new Promise((resolve) => child.on('close', resolve))
   await new Promise((resolve) => setTimeout(resolve, 300))
   execFileSync('mount', ['-t', 'tmpfs', 'sandy-late', path.join(ws, 'late')])
-  t.teardown(() => { for (let i = 0; i < 2; i++) spawnSync('umount', ['-l', path.join(ws, 'late')]) })
   fs.writeFileSync(path.join(ws, 'go'), '')
   await done
   t.equal(out, 'WROTE\n', 'the command wrote its own view of late/')
