@@ -194,21 +194,17 @@ function refuseExposure ({ mode, root, rootId }, protect, name) {
   if (why !== null) throw new SandboxUnavailableError(why, { reasons: [`${name}: ${why}`] })
 }
 
-function launcherArgv (launcher, { mode, root, rootId }, argv, landlockOnly, nonce) {
-  const protect = guardedDirs(launcher)
-  refuseExposure({ mode, root, rootId }, protect, landlockOnly ? 'landlock' : 'sandy')
+function launcherArgv (launcher, protect, { mode, root, rootId }, argv, landlockOnly, nonce) {
   return [launcher, ...addon.seamLauncherWords(mode, root, landlockOnly, nonce, protect, rootId), '--', ...argv]
 }
 
 // bubblewrap comes from a system directory (the probe looks nowhere else),
 // and never from the workspace.
-function bwrapArgv (launcher, report, { mode, root, rootId }, argv, nonce) {
+function bwrapArgv (launcher, protect, report, { mode, root, rootId }, argv, nonce) {
   const bwrap = report.host.bwrap.path
   if (isWithin(root, bwrap)) {
     throw new SandboxUnavailableError('bubblewrap lies inside the workspace', { reasons: ['bwrap: found inside the workspace root'] })
   }
-  const protect = guardedDirs(launcher)
-  refuseExposure({ mode, root, rootId }, protect, 'bwrap')
   return [...addon.bwrapArgv(launcher, nonce, bwrap, mode, root, rootId, protect), ...argv]
 }
 
@@ -233,9 +229,13 @@ function confineWith (report, runner, policy, argv) {
   }
   const nonce = newNonce()
   const launcher = currentLauncher(name)
+  // the launcher copies' directories: kept read-only in every sandbox, and
+  // a workspace that exposes one is refused
+  const protect = guardedDirs(launcher)
+  refuseExposure(policy, protect, name)
   const built = name === 'bwrap'
-    ? bwrapArgv(launcher, report, policy, argv, nonce)
-    : launcherArgv(launcher, policy, argv, name === 'landlock', nonce)
+    ? bwrapArgv(launcher, protect, report, policy, argv, nonce)
+    : launcherArgv(launcher, protect, policy, argv, name === 'landlock', nonce)
   // Last line of defence: whatever went wrong above, never hand back an argv
   // that does not start with the runner and wrap the caller's argv.
   const tail = built.slice(built.length - argv.length)
