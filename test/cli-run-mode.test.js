@@ -29,8 +29,8 @@ function cli (user, args, cwd) {
 }
 
 for (const user of users()) {
-  const ws = path.join(dir, `ws-${user.name}`)
-  const outdir = path.join(dir, `outside-${user.name}`)
+  const ws = path.join(dir, `ws-${user.uid}`)
+  const outdir = path.join(dir, `outside-${user.uid}`)
   const outside = path.join(outdir, 'file')
   for (const d of [ws, outdir]) {
     fs.mkdirSync(d)

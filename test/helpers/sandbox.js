@@ -101,7 +101,12 @@ function confineAs (user, backend, argv, request) {
 function setup (t) {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-escape-'))
   fs.chmodSync(base, 0o755)
-  t.teardown(() => fs.rmSync(base, { recursive: true, force: true }))
+  // (a case may leave a directory without write permission: a user who is
+  // not root needs it back to remove the tree)
+  t.teardown(() => {
+    spawnSync('chmod', ['-R', 'u+rwX', base])
+    fs.rmSync(base, { recursive: true, force: true })
+  })
   const bin = path.join(base, 'bin')
   fs.mkdirSync(bin, { mode: 0o755 })
   const cc = (name, flags) => {
