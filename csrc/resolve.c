@@ -784,3 +784,45 @@ bool sandy_resolved_covers_cwd(const sandy_resolved *r)
 	}
 	return granted && !denied(r->deny_subtrees, r->n_deny_subtrees, r->cwd);
 }
+
+/* Execute grants cover a grant when one names the same path or a subtree
+ * holding it (an exact execute grant never covers a subtree grant). */
+static bool exec_covers(const sandy_resolved *r, const sandy_rgrant *g)
+{
+	for (size_t i = 0; i < r->n_execs; i++) {
+		const sandy_rexec *e = &r->execs[i];
+
+		if (e->scope == SANDY_SCOPE_SUBTREE
+			    ? sandy_path_contains(e->path, g->path)
+			    : g->scope == SANDY_SCOPE_EXACT &&
+				      strcmp(e->path, g->path) == 0)
+			return true;
+	}
+	return false;
+}
+
+/* The kernel's own trees: the seam grants them readable, never
+ * executable, and they hold no file a loader could map. */
+static bool kernel_tree(const char *p)
+{
+	return sandy_path_contains("/proc", p) ||
+	       sandy_path_contains("/sys", p);
+}
+
+bool sandy_resolved_restricts_exec(const sandy_resolved *r)
+{
+	for (size_t i = 0; i < r->n_grants; i++) {
+		const sandy_rgrant *g = &r->grants[i];
+		struct stat st;
+
+		if (exec_covers(r, g) || kernel_tree(g->path))
+			continue;
+		/* an exact grant of a directory or device maps no program
+		 * (pins keep the object the one resolution saw) */
+		if (g->scope == SANDY_SCOPE_EXACT && stat(g->path, &st) == 0 &&
+		    !S_ISREG(st.st_mode))
+			continue;
+		return true;
+	}
+	return false;
+}

@@ -6,7 +6,9 @@
  *     single-threaded (unshare(CLONE_NEWUSER) and a per-thread Landlock
  *     domain would otherwise leave threads outside); Landlock ABI >= 6
  *     must exist, checked before anything irreversible; no inherited
- *     directory descriptor may reach beneath the view; every path is
+ *     directory descriptor may reach beneath the view, nor, where the
+ *     policy restricts execution, any file a loader could map executable
+ *     on its own mount; every path is
  *     pinned by descriptor while it still names what resolution saw.
  *  2. unshare user+mount+IPC(+network) namespaces, identity id maps,
  *     private propagation. This is the first irreversible step: from here
@@ -221,7 +223,7 @@ int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
 	if (check_single_threaded(err) != 0)
 		return -1;
 	abi = check_landlock(err);
-	if (abi < 0)
+	if (abi < 0 || sandy_refuse_executable_files(r, err) != 0)
 		return -1;
 	if (level == SANDY_APPLY_LANDLOCK_ONLY)
 		return check_landlock_only_uid(err) != 0

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 
 #include "linux.h"
 
@@ -88,4 +89,28 @@ int sandy_refuse_reopenable_files(sandy_error *err)
 {
 	return refuse_fds(reopenable_for_write, "read-only file",
 			  "could be reopened for writing", err);
+}
+
+/* A file on a mount that allows execution can be mapped executable, by
+ * the descriptor itself or by a granted loader through /proc/self/fd/N,
+ * whatever the view would have mounted noexec; a write-only one can be
+ * filled first and reopened for reading. */
+static bool mappable_executable(int fd)
+{
+	struct stat st;
+	struct statvfs vfs;
+
+	if (fstat(fd, &st) != 0 || (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode)))
+		return false;
+	return fstatvfs(fd, &vfs) != 0 || !(vfs.f_flag & ST_NOEXEC);
+}
+
+int sandy_refuse_executable_files(const sandy_resolved *r, sandy_error *err)
+{
+	if (!sandy_resolved_restricts_exec(r))
+		return 0;
+	return refuse_fds(mappable_executable, "file",
+			  "could be mapped executable under a policy that "
+			  "restricts execution",
+			  err);
 }

@@ -38,9 +38,12 @@ void sandy_view_release(sandy_view *v);
  * host's mounts beneath a view, where chmod and the like are not
  * governed), or, for runners
  * without Landlock, a file open only for reading (it could be reopened
- * for writing through /proc/self/fd). */
+ * for writing through /proc/self/fd); and, under a policy that restricts
+ * execution, any regular file or block device on a mount without noexec
+ * (a loader could map it executable). */
 int sandy_refuse_inherited_dirs(sandy_error *err);
 int sandy_refuse_reopenable_files(sandy_error *err);
+int sandy_refuse_executable_files(const sandy_resolved *r, sandy_error *err);
 
 /* namespaces.c: user + mount + IPC (+ network when blocked), identity
  * maps, private propagation. */

@@ -66,9 +66,6 @@
 #ifndef TIOCLINUX
 #define TIOCLINUX 0x541C
 #endif
-#ifndef MFD_NOEXEC_SEAL
-#define MFD_NOEXEC_SEAL 0x0008U /* Linux 6.3 */
-#endif
 
 /* A system call by name, with its number for names libseccomp 2.5.4 does
  * not know. Numbers from 424 on are shared by every architecture. */
@@ -182,11 +179,12 @@ static int add_arg_rules(scmp_filter_ctx ctx, sandy_error *err)
 		return -1;
 	/* A memfd lives on an internal mount no Landlock rule or view
 	 * attribute governs: measured, execve("/proc/self/fd/N") of one runs
-	 * under Landlock with no execute grant. Only non-executable memfds
-	 * may be created; ENOSYS makes callers take their fallback
-	 * (shm_open, O_TMPFILE), which the view and Landlock do govern. */
-	if (add_masked(ctx, SCMP_ACT_ERRNO(ENOSYS), "memfd_create", 1,
-		       MFD_NOEXEC_SEAL, 0, err) != 0)
+	 * under Landlock with no execute grant, and even one sealed with
+	 * MFD_NOEXEC_SEAL is mapped executable by a granted dynamic loader
+	 * reading /proc/self/fd/N. So none may be created: ENOSYS makes
+	 * callers take their fallback (shm_open, O_TMPFILE), which the view
+	 * and Landlock do govern. */
+	if (add_simple(ctx, SCMP_ACT_ERRNO(ENOSYS), "memfd_create", err) != 0)
 		return -1;
 	/* clone3's flags live in memory the filter cannot read; glibc falls
 	 * back to clone, whose flags it can. */
