@@ -10,7 +10,11 @@
  * mount), opens PATH without following symlinks, checks it is still the
  * directory DEV:INO that confine saw, leaves it on SANDY_GUARD_ROOT_FD for
  * the runner (bubblewrap's --bind-fd, which closes it), adds read-only
- * binds of its own uid's launcher copies, then execs RUNNER. */
+ * binds of its own uid's launcher copies and --remount-ro of every mount
+ * beneath PATH, moves glibc's loader variables out of its environment into
+ * bubblewrap's --args descriptor (restored inside by --setenv, never on a
+ * command line), passes this package's seccomp filter as --seccomp, then
+ * execs RUNNER (docs/bwrap-guard.md). */
 #ifndef SANDY_GUARD_H
 #define SANDY_GUARD_H
 
@@ -24,13 +28,16 @@
 int sandy_guard_prepare(const char *root, const char *root_id,
 			sandy_error *err);
 
-/* The runner's argv, with bubblewrap's words that keep each copy
- * directory of this process's own uid (copy_dirs.h; made when missing)
- * read-only inside the writable root, inserted last among bubblewrap's
- * options (a root service may spawn the argv as another uid, whose copies
- * the provider could not name). runner unchanged when root is NULL; NULL
- * with *err when the root's bind is missing, the root exposes such a
- * directory (sandy_refuse_writable_over), or memory is short. */
+/* The runner's argv, with bubblewrap's words inserted last among its
+ * options: with a root, those that keep each copy directory of this
+ * process's own uid (copy_dirs.h; made when missing) read-only inside the
+ * writable root (a root service may spawn the argv as another uid, whose
+ * copies the provider could not name) and --remount-ro of each mount
+ * beneath the root; always --args and --seccomp with their descriptors.
+ * Takes the loader variables out of environ. NULL with *err when the
+ * root's bind is missing, the root exposes such a directory
+ * (sandy_refuse_writable_over), the mounts cannot be listed, a descriptor
+ * cannot be written, or memory is short. */
 char **sandy_guard_runner_argv(char **runner, const char *root,
 			       sandy_error *err);
 

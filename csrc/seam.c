@@ -225,10 +225,12 @@ char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
 	 * /proc would expose other processes' roots), a minimal /dev that is
 	 * then made read-only (its device nodes stay usable, so /dev/null is
 	 * writable), no capabilities even as root (measured: with them a
-	 * confined root can remount / read-write). */
+	 * confined root can remount / read-write), and a user namespace even
+	 * as root, where bubblewrap clears the capability bounding set. */
 	const char *const head[] = {
 		c->bwrap, "--new-session", "--die-with-parent", "--cap-drop",
-		"ALL", "--unshare-pid", "--unshare-ipc", "--ro-bind", "/", "/",
+		"ALL", "--unshare-user", "--unshare-pid", "--unshare-ipc",
+		"--ro-bind", "/", "/",
 		"--proc", "/proc",
 		/* sysctls and other kernel switches check uid 0, not
 		 * capabilities, and bubblewrap leaves them writable in its

@@ -71,5 +71,14 @@ int sandy_landlock_restrict(const sandy_resolved *r, int abi, bool with_view,
 
 /* seccomp.c: the last step before execve. */
 int sandy_seccomp_load(const sandy_resolved *r, sandy_error *err);
+/* seccomp.c: writes one filter (seccomp_build.h's variant bits) to fd as
+ * a raw BPF program, for a runner that loads it itself (bwrap --seccomp). */
+int sandy_seccomp_export(unsigned variant, int fd, sandy_error *err);
+
+/* loader_env.c: moves every variable glibc's loader honours only in
+ * ordinary programs (LD_*, GLIBC_TUNABLES, ...) out of env, compacting it
+ * in place, and writes them to fd as bubblewrap --args words
+ * ("--setenv\0NAME\0VALUE\0"). */
+int sandy_loader_vars_to_args(char **env, int fd, sandy_error *err);
 
 #endif

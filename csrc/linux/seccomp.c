@@ -306,6 +306,28 @@ int sandy_seccomp_load(const sandy_resolved *r, sandy_error *err)
 	return 0;
 }
 
+int sandy_seccomp_export(unsigned variant, int fd, sandy_error *err)
+{
+	size_t len = sandy_seccomp_filter_lens[variant] *
+		     sizeof(struct sock_filter);
+	const char *p = (const char *)sandy_seccomp_filters[variant];
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+					  "seccomp: writing the filter failed "
+					  "(errno %d)",
+					  errno);
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 #else
 
 int sandy_seccomp_load(const sandy_resolved *r, sandy_error *err)
@@ -322,6 +344,22 @@ int sandy_seccomp_load(const sandy_resolved *r, sandy_error *err)
 	seccomp_release(ctx);
 	if (rc != 0)
 		return load_failed(-rc, err);
+	return 0;
+}
+
+int sandy_seccomp_export(unsigned variant, int fd, sandy_error *err)
+{
+	scmp_filter_ctx ctx = sandy_seccomp_build(variant, err);
+	int rc;
+
+	if (ctx == NULL)
+		return -1;
+	rc = seccomp_export_bpf(ctx, fd);
+	seccomp_release(ctx);
+	if (rc != 0)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "seccomp: writing the filter failed: %s",
+				  strerror(-rc));
 	return 0;
 }
 
