@@ -255,9 +255,16 @@ t.test('sandy run in-process: signals forwarded and re-raised', async (t) => {
   const io = { out: () => {}, err: () => {} }
   const raised = []
   const listeners = process.listenerCount('SIGTERM')
+  const intListeners = process.listenerCount('SIGINT')
   const pending = runCommand(['--policy', file, '--cwd', s.cwd, '--', '/bin/sh', '-c', 'sleep 5'], io,
     { raise: (sig) => raised.push(sig) })
-  await new Promise((resolve) => setTimeout(resolve, 400))
+  // (polled, not a fixed delay: on a loaded machine a SIGINT sent before
+  // the CLI installs its handler would end this test process)
+  for (let i = 0; i < 200 && process.listenerCount('SIGINT') === intListeners; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+  }
+  t.ok(process.listenerCount('SIGINT') > intListeners, 'the CLI forwards signals now')
+  await new Promise((resolve) => setTimeout(resolve, 200))
   process.kill(process.pid, 'SIGINT') // absorbed: the terminal sends it to the command itself
   await new Promise((resolve) => setTimeout(resolve, 100))
   process.kill(process.pid, 'SIGTERM') // forwarded, not fatal to this process
