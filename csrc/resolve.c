@@ -817,10 +817,12 @@ bool sandy_resolved_restricts_exec(const sandy_resolved *r)
 
 		if (exec_covers(r, g) || kernel_tree(g->path))
 			continue;
-		/* an exact grant of a directory or device maps no program
-		 * (pins keep the object the one resolution saw) */
+		/* an exact grant of a directory or a character device maps
+		 * no program; a block device holds content a loader can map,
+		 * like a file (a swap of the object after this look fails
+		 * closed at the pins) */
 		if (g->scope == SANDY_SCOPE_EXACT && stat(g->path, &st) == 0 &&
-		    !S_ISREG(st.st_mode))
+		    (S_ISDIR(st.st_mode) || S_ISCHR(st.st_mode)))
 			continue;
 		return true;
 	}

@@ -72,7 +72,8 @@ bool sandy_path_contains(const char *outer, const char *inner);
 bool sandy_resolved_covers_cwd(const sandy_resolved *r);
 
 /* True when something the policy makes readable is not executable (the
- * seam's kernel trees aside): then a descriptor the command inherits must
+ * seam's kernel trees, exact grants of directories and character devices
+ * aside): then a descriptor the command inherits must
  * not let a loader map a file the view would have mounted noexec. */
 bool sandy_resolved_restricts_exec(const sandy_resolved *r);
 
