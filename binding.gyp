@@ -46,6 +46,7 @@
             "csrc/linux/self.c",
             "csrc/linux/pins.c",
             "csrc/linux/guard.c",
+            "csrc/linux/guard_view.c",
             "csrc/linux/loader_env.c",
             "csrc/linux/descriptors.c",
             "csrc/linux/namespaces.c",

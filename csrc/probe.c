@@ -90,6 +90,14 @@ static void judge_bwrap(const sandy_probe_report *r, sandy_backend_verdict *v)
 			 "bubblewrap is installed but cannot create its "
 			 "sandbox here: %s", r->bwrap_detail);
 		add_reason(v, buf);
+	} else if (!r->user_namespaces || !r->mount_api ||
+		   !r->seccomp_filter) {
+		/* the guard's own namespace (guard_view.c), and the filter
+		 * bubblewrap loads for it */
+		add_reason(v, "the launcher's guard in front of bubblewrap "
+			      "needs user+mount namespaces, the mount API "
+			      "and seccomp filters (enable unprivileged user "
+			      "namespaces; Linux 5.12 or later)");
 	} else {
 		set_usable(v, "full", "bwrap --ro-bind / / true works");
 	}

@@ -9,7 +9,7 @@ out=${1:?usage: $0 DIR}
 mkdir -p "$out"
 src="$root/csrc"
 sources=("$src/launcher.c" "$src/error.c" "$src/policy.c" "$src/resolve.c" "$src/policy_argv.c" "$src/copy_dirs.c"
-  "$src/linux/apply.c" "$src/linux/self.c" "$src/linux/pins.c" "$src/linux/guard.c" "$src/linux/loader_env.c" "$src/linux/descriptors.c" "$src/linux/namespaces.c" "$src/linux/mount_view.c"
+  "$src/linux/apply.c" "$src/linux/self.c" "$src/linux/pins.c" "$src/linux/guard.c" "$src/linux/guard_view.c" "$src/linux/loader_env.c" "$src/linux/descriptors.c" "$src/linux/namespaces.c" "$src/linux/mount_view.c"
   "$src/linux/landlock.c" "$src/linux/seccomp.c")
 for layer in VIEW LANDLOCK SECCOMP; do
   name=$(echo "$layer" | tr 'A-Z' 'a-z')

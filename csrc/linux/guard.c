@@ -22,45 +22,13 @@
 #define SYS_openat2 437
 #endif
 
-/* The root as confine saw it, on SANDY_GUARD_ROOT_FD (not close-on-exec:
- * the runner takes it over). */
-static int place_root(const char *root, const char *root_id, sandy_error *err)
-{
-	struct open_how how = {
-		.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-	};
-	struct stat st;
-	char seen[48];
-	int fd = (int)syscall(SYS_openat2, AT_FDCWD, root, &how, sizeof(how));
-
-	if (fd < 0 || fstat(fd, &st) != 0) {
-		if (fd >= 0)
-			close(fd);
-		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-				  "the workspace root changed since confine");
-	}
-	snprintf(seen, sizeof(seen), "%" PRIu64 ":%" PRIu64,
-		 (uint64_t)st.st_dev, (uint64_t)st.st_ino);
-	if (strcmp(seen, root_id) != 0 ||
-	    fcntl(SANDY_GUARD_ROOT_FD, F_GETFD) >= 0 ||
-	    dup2(fd, SANDY_GUARD_ROOT_FD) != SANDY_GUARD_ROOT_FD) {
-		close(fd);
-		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-				  "the workspace root changed since confine, "
-				  "or its descriptor slot is taken");
-	}
-	close(fd);
-	return 0;
-}
-
 int sandy_guard_prepare(const char *root, const char *root_id,
 			sandy_error *err)
 {
 	if (sandy_refuse_inherited_dirs(err) != 0 ||
 	    sandy_refuse_reopenable_files(err) != 0)
 		return -1;
-	return root == NULL ? 0 : place_root(root, root_id, err);
+	return sandy_guard_view(root, root_id, err);
 }
 
 static bool root_bind_at(char **runner, size_t i, const char *root)
@@ -107,94 +75,6 @@ static int fill_filter(int fd, sandy_error *err)
 	return sandy_seccomp_export(GUARD_FILTER, fd, err);
 }
 
-/* mountinfo's octal escapes (\040 space, \011 tab, \012 newline, \134
- * backslash) undone in place. */
-static void unescape(char *s)
-{
-	char *out = s;
-
-	for (; *s != '\0'; s++) {
-		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' && s[2] >= '0' &&
-		    s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
-			*out++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 +
-					(s[3] - '0'));
-			s += 3;
-		} else {
-			*out++ = *s;
-		}
-	}
-	*out = '\0';
-}
-
-static bool listed(char **paths, size_t n, const char *p)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(paths[i], p) == 0)
-			return true;
-	return false;
-}
-
-/* The mount point of one mountinfo line (its fifth field), unescaped in
- * place, or NULL. */
-static char *mount_point(char *line)
-{
-	char *field = line, *end;
-
-	for (int i = 0; i < 4 && field != NULL; i++) {
-		field = strchr(field, ' ');
-		field = field == NULL ? NULL : field + 1;
-	}
-	if (field == NULL || (end = strchr(field, ' ')) == NULL)
-		return NULL;
-	*end = '\0';
-	unescape(field);
-	return field;
-}
-
-/* Every mount point strictly beneath root in this process's mount table
- * (the namespace bubblewrap starts from), each once; NULL with *err when
- * the table cannot be read or holds a point no word can carry. */
-static char **submounts_beneath(const char *root, size_t *n, sandy_error *err)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char *line = NULL, **paths = NULL;
-	size_t cap = 0, size = 0;
-	bool bad = f == NULL;
-
-	*n = 0;
-	while (!bad && getline(&line, &size, f) >= 0) {
-		char *mp = mount_point(line), **grown;
-
-		bad = mp == NULL || mp[0] != '/' ||
-		      strlen(mp) >= SANDY_PATH_MAX_BYTES;
-		if (bad || !sandy_path_contains(root, mp) ||
-		    strcmp(mp, root) == 0 || listed(paths, *n, mp))
-			continue;
-		if (*n == cap) {
-			cap = cap == 0 ? 8 : 2 * cap;
-			grown = realloc(paths, cap * sizeof(*paths));
-			bad = grown == NULL;
-			if (bad)
-				break;
-			paths = grown;
-		}
-		paths[*n] = strdup(mp);
-		bad = paths[*n] == NULL;
-		*n += !bad;
-	}
-	free(line);
-	if (f != NULL)
-		fclose(f);
-	if (!bad)
-		return paths != NULL ? paths : calloc(1, sizeof(*paths));
-	for (size_t i = 0; i < *n; i++)
-		free(paths[i]);
-	free(paths);
-	sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-		   "guard: cannot list the mounts beneath the workspace");
-	return NULL;
-}
-
 char **sandy_guard_runner_argv(char **runner, const char *root,
 			       sandy_error *err)
 {
@@ -203,9 +83,9 @@ char **sandy_guard_runner_argv(char **runner, const char *root,
 	static char args_fd[16], filter_fd[16];
 	uid_t uid = getuid();
 	size_t n_copies = root ? sandy_copy_dirs(uid, copies) : 0, at = 0;
-	size_t len = 0, k = 0, n = 0, n_owned = 0, n_sub = 0;
+	size_t len = 0, k = 0, n = 0, n_owned = 0;
 	const char **words;
-	char **owned, **sub = NULL;
+	char **owned;
 	bool bound = false;
 
 	while (runner[len] != NULL)
@@ -220,14 +100,13 @@ char **sandy_guard_runner_argv(char **runner, const char *root,
 			   "malformed guard arguments");
 		return NULL;
 	}
-	if ((root && (sub = submounts_beneath(root, &n_sub, err)) == NULL) ||
-	    data_fd("sandy-guard-args", fill_env, args_fd, err) != 0 ||
+	if (data_fd("sandy-guard-args", fill_env, args_fd, err) != 0 ||
 	    data_fd("sandy-guard-filter", fill_filter, filter_fd, err) != 0)
 		return NULL;
 	for (size_t i = 0; i < n_copies; i++)
 		k += sandy_path_components(copies[i]) + 1;
 	/* never freed: the process execs or dies */
-	words = calloc(len + 3 * k + 2 * n_sub + 5, sizeof(*words));
+	words = calloc(len + 3 * k + 5, sizeof(*words));
 	owned = calloc(k + 1, sizeof(*owned));
 	if (words == NULL || owned == NULL)
 		goto oom;
@@ -244,13 +123,6 @@ char **sandy_guard_runner_argv(char **runner, const char *root,
 		if (sandy_bwrap_protect_words(root, copies[i], words, &n, owned,
 					      &n_owned) != 0)
 			goto oom;
-	}
-	/* every mount beneath the writable root read-only, after the binds
-	 * that could cover one (bubblewrap's remount takes the mounts
-	 * beneath it along) */
-	for (size_t i = 0; i < n_sub; i++) {
-		words[n++] = "--remount-ro";
-		words[n++] = sub[i];
 	}
 	words[n++] = "--args";
 	words[n++] = args_fd;

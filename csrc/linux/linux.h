@@ -48,6 +48,9 @@ int sandy_refuse_executable_files(const sandy_resolved *r, sandy_error *err);
 /* namespaces.c: user + mount + IPC (+ network when blocked), identity
  * maps, private propagation. */
 int sandy_namespaces_enter(const sandy_resolved *r, sandy_error *err);
+/* namespaces.c: user + mount only, the same maps and propagation (the
+ * bubblewrap guard's own namespace, guard.c). */
+int sandy_namespaces_enter_mounts(sandy_error *err);
 
 /* self.c: an existing copy directory of uid (copy_dirs.h), a real
  * directory owned by it (a name another user squats is not ours to
@@ -74,6 +77,12 @@ int sandy_seccomp_load(const sandy_resolved *r, sandy_error *err);
 /* seccomp.c: writes one filter (seccomp_build.h's variant bits) to fd as
  * a raw BPF program, for a runner that loads it itself (bwrap --seccomp). */
 int sandy_seccomp_export(unsigned variant, int fd, sandy_error *err);
+
+/* guard_view.c: the bubblewrap guard's own user + mount namespace, every
+ * mount read-only but /proc and /dev, and with root (its identity root_id
+ * as confine saw it) a writable clone of the workspace, mounts beneath it
+ * read-only, on SANDY_GUARD_ROOT_FD. */
+int sandy_guard_view(const char *root, const char *root_id, sandy_error *err);
 
 /* loader_env.c: moves every variable glibc's loader honours only in
  * ordinary programs (LD_*, GLIBC_TUNABLES, ...) out of env, compacting it

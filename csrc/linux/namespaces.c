@@ -102,13 +102,11 @@ static int loopback_up(sandy_error *err)
 	return 0;
 }
 
-int sandy_namespaces_enter(const sandy_resolved *r, sandy_error *err)
+/* unshare(flags), identity maps, private propagation. */
+static int enter(int flags, sandy_error *err)
 {
 	unsigned int uid = (unsigned int)geteuid();
 	unsigned int gid = (unsigned int)getegid();
-	bool netns = r->network == SANDY_NETWORK_BLOCK_ALL;
-	int flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC |
-		    (netns ? CLONE_NEWNET : 0);
 
 	if (unshare(flags) != 0)
 		return sandy_fail(err, unshare_failure_kind(errno),
@@ -122,7 +120,21 @@ int sandy_namespaces_enter(const sandy_resolved *r, sandy_error *err)
 		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "namespaces: private propagation failed (errno %d)",
 				  errno);
-	if (netns && loopback_up(err) != 0)
-		return -1;
 	return 0;
+}
+
+int sandy_namespaces_enter(const sandy_resolved *r, sandy_error *err)
+{
+	bool netns = r->network == SANDY_NETWORK_BLOCK_ALL;
+
+	if (enter(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC |
+			  (netns ? CLONE_NEWNET : 0),
+		  err) != 0)
+		return -1;
+	return netns ? loopback_up(err) : 0;
+}
+
+int sandy_namespaces_enter_mounts(sandy_error *err)
+{
+	return enter(CLONE_NEWUSER | CLONE_NEWNS, err);
 }
