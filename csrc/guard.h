@@ -27,10 +27,18 @@
 #define SANDY_GUARD_ROOT_FD 1000
 #define SANDY_GUARD_ROOT_FD_TEXT "1000"
 
-/* Descriptor checks and the guard's namespace; root and root_id may be
- * NULL (no workspace). Returns 0 or -1 with *err. */
-int sandy_guard_prepare(const char *root, const char *root_id,
-			sandy_error *err);
+/* The inherited descriptors. Returns 0 or -1 with *err. */
+int sandy_guard_prepare(sandy_error *err);
+
+/* The guard's own user + mount namespace (guard_view.c): every mount
+ * read-only but /proc and /dev, and with root (its identity root_id as
+ * confine saw it) a writable clone of the workspace, the mounts beneath
+ * it read-only, on SANDY_GUARD_ROOT_FD. Entered after the runner's argv
+ * is built: the checks of the launcher copies' owners must see the host's
+ * ids, not a user namespace's (there root's files show as the overflow
+ * uid, which is nobody's). root and root_id may be NULL (no workspace).
+ * Returns 0 or -1 with *err. */
+int sandy_guard_enter(const char *root, const char *root_id, sandy_error *err);
 
 /* The runner's argv, with bubblewrap's words inserted last among its
  * options: with a root, those that keep each copy directory of this

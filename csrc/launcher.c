@@ -127,8 +127,10 @@ static void __attribute__((noreturn)) guard(int argc, char *argv[],
 			   "malformed guard arguments");
 		die(&err, nonce);
 	}
-	if (sandy_guard_prepare(root, root_id, &err) != 0 ||
-	    (runner = sandy_guard_runner_argv(argv + i + 1, root, &err)) == NULL)
+	if (sandy_guard_prepare(&err) != 0 ||
+	    (runner = sandy_guard_runner_argv(argv + i + 1, root, &err)) ==
+		    NULL ||
+	    sandy_guard_enter(root, root_id, &err) != 0)
 		die(&err, nonce);
 	execv(runner[0], runner);
 	sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED,

@@ -251,7 +251,12 @@ t.test('sandy run forwards SIGTERM to the command', async (t) => {
 
 t.test('sandy run in-process: signals forwarded and re-raised', async (t) => {
   const s = workspace(users()[0])
-  const file = policyFile(s, s.policy.allowSubprocesses())
+  // The command inherits this process's stdio, which may be files (the
+  // suite's output sent to one): a policy that executes all it reads
+  // accepts them, where one that restricts execution would refuse them
+  // (test/escape-exec.test.js, "file run by the granted loader").
+  const file = policyFile(s, s.policy.allowSubprocesses()
+    .allowExecute(s.at('ws'), PathScope.Subtree).allowExecute(s.at('ro'), PathScope.Subtree))
   const io = { out: () => {}, err: () => {} }
   const raised = []
   const listeners = process.listenerCount('SIGTERM')

@@ -22,13 +22,12 @@
 #define SYS_openat2 437
 #endif
 
-int sandy_guard_prepare(const char *root, const char *root_id,
-			sandy_error *err)
+int sandy_guard_prepare(sandy_error *err)
 {
 	if (sandy_refuse_inherited_dirs(err) != 0 ||
 	    sandy_refuse_reopenable_files(err) != 0)
 		return -1;
-	return sandy_guard_view(root, root_id, err);
+	return 0;
 }
 
 static bool root_bind_at(char **runner, size_t i, const char *root)
@@ -78,8 +77,9 @@ static int fill_filter(int fd, sandy_error *err)
 char **sandy_guard_runner_argv(char **runner, const char *root,
 			       sandy_error *err)
 {
-	char copies[SANDY_COPY_DIRS_MAX][SANDY_COPY_DIR_BYTES];
-	/* static: the words outlive this call (the process execs) */
+	/* static: the words point into them and outlive this call (the
+	 * process execs or dies) */
+	static char copies[SANDY_COPY_DIRS_MAX][SANDY_COPY_DIR_BYTES];
 	static char args_fd[16], filter_fd[16];
 	uid_t uid = getuid();
 	size_t n_copies = root ? sandy_copy_dirs(uid, copies) : 0, at = 0;

@@ -123,7 +123,7 @@ static int writable_root(const char *root, const char *root_id,
 	return rc;
 }
 
-int sandy_guard_view(const char *root, const char *root_id, sandy_error *err)
+int sandy_guard_enter(const char *root, const char *root_id, sandy_error *err)
 {
 	if (sandy_namespaces_enter_mounts(err) != 0 ||
 	    everything_read_only(err) != 0)

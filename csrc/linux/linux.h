@@ -78,12 +78,6 @@ int sandy_seccomp_load(const sandy_resolved *r, sandy_error *err);
  * a raw BPF program, for a runner that loads it itself (bwrap --seccomp). */
 int sandy_seccomp_export(unsigned variant, int fd, sandy_error *err);
 
-/* guard_view.c: the bubblewrap guard's own user + mount namespace, every
- * mount read-only but /proc and /dev, and with root (its identity root_id
- * as confine saw it) a writable clone of the workspace, mounts beneath it
- * read-only, on SANDY_GUARD_ROOT_FD. */
-int sandy_guard_view(const char *root, const char *root_id, sandy_error *err);
-
 /* loader_env.c: moves every variable glibc's loader honours only in
  * ordinary programs (LD_*, GLIBC_TUNABLES, ...) out of env, compacting it
  * in place, and writes them to fd as bubblewrap --args words
