@@ -1,10 +1,6 @@
 #include "copy_dirs.h"
 
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-#include "resolve.h"
 
 /* Root's copies: root-owned, readable and executable by everyone, so a
  * root service can spawn the argv as another uid. Everyone else's: one
@@ -25,39 +21,4 @@ size_t sandy_copy_dirs(unsigned long uid,
 	for (size_t i = 0; i < n; i++)
 		snprintf(dirs[i], SANDY_COPY_DIR_BYTES, list[i], uid);
 	return n;
-}
-
-size_t sandy_path_components(const char *p)
-{
-	size_t k = 0;
-
-	for (; *p; p++)
-		k += *p == '/';
-	return k;
-}
-
-int sandy_bwrap_protect_words(const char *root, const char *dir,
-			      const char **words, size_t *n, char **owned,
-			      size_t *n_owned)
-{
-	size_t start = strcmp(root, "/") == 0 ? 0 : strlen(root);
-
-	if (!sandy_path_contains(root, dir))
-		return 0;
-	for (const char *s = strlen(dir) > start ? strchr(dir + start + 1, '/')
-						 : NULL;
-	     s != NULL; s = strchr(s + 1, '/')) {
-		char *prefix = strndup(dir, (size_t)(s - dir));
-
-		if (prefix == NULL)
-			return -1;
-		owned[(*n_owned)++] = prefix;
-		words[(*n)++] = "--bind";
-		words[(*n)++] = prefix;
-		words[(*n)++] = prefix;
-	}
-	words[(*n)++] = "--ro-bind";
-	words[(*n)++] = dir;
-	words[(*n)++] = dir;
-	return 0;
 }

@@ -18,18 +18,4 @@
 size_t sandy_copy_dirs(unsigned long uid,
 		       char dirs[SANDY_COPY_DIRS_MAX][SANDY_COPY_DIR_BYTES]);
 
-/* bubblewrap's words that keep dir read-only and unrenamable inside a
- * writable bind of root: "--bind A A" for each directory strictly between
- * them (a mount point cannot be renamed), then "--ro-bind dir dir" (dir
- * may be root itself). Nothing when dir is not at or beneath root. Words
- * are appended at words[*n] (at most 3 * sandy_path_components(dir) + 3);
- * each A is a new allocation appended to owned[*n_owned] (at most
- * sandy_path_components(dir)). Returns 0, or -1 when out of memory. */
-int sandy_bwrap_protect_words(const char *root, const char *dir,
-			      const char **words, size_t *n, char **owned,
-			      size_t *n_owned);
-
-/* The number of '/' in p. */
-size_t sandy_path_components(const char *p);
-
 #endif

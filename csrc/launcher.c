@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "apply.h"
+#include "copy_dirs.h"
 #include "guard.h"
 #include "launcher.h"
 #include "policy_argv.h"
@@ -112,6 +113,8 @@ static void __attribute__((noreturn)) guard(int argc, char *argv[],
 {
 	sandy_error err = {0};
 	const char *root = NULL, *root_id = NULL;
+	const char *protect[SANDY_GUARD_PROTECT_MAX + SANDY_COPY_DIRS_MAX];
+	size_t n_protect = 0;
 	char **runner;
 	int i = 2;
 
@@ -122,15 +125,19 @@ static void __attribute__((noreturn)) guard(int argc, char *argv[],
 		root_id = argv[i + 2];
 		i += 3;
 	}
+	while (i + 1 < argc && strcmp(argv[i], "--protect") == 0 &&
+	       n_protect < SANDY_GUARD_PROTECT_MAX && root != NULL) {
+		protect[n_protect++] = argv[i + 1];
+		i += 2;
+	}
 	if (i + 1 >= argc || strcmp(argv[i], "--") != 0 || argv[i + 1][0] != '/') {
 		sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED,
 			   "malformed guard arguments");
 		die(&err, nonce);
 	}
-	if (sandy_guard_prepare(&err) != 0 ||
-	    (runner = sandy_guard_runner_argv(argv + i + 1, root, &err)) ==
-		    NULL ||
-	    sandy_guard_enter(root, root_id, &err) != 0)
+	if (sandy_guard_prepare(root, protect, &n_protect, &err) != 0 ||
+	    (runner = sandy_guard_runner_argv(argv + i + 1, &err)) == NULL ||
+	    sandy_guard_enter(root, root_id, protect, n_protect, &err) != 0)
 		die(&err, nonce);
 	execv(runner[0], runner);
 	sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED,

@@ -214,23 +214,26 @@ static void append(const char **words, size_t *n, const char *const *list)
 char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
 {
 	/* The launcher in guard mode first (guard.h): bubblewrap passes
-	 * inherited descriptors through and has no Landlock, and binds by
-	 * path; the guard hands it the root confine saw, as a descriptor. */
+	 * inherited descriptors through, has no Landlock, and binds by path.
+	 * The guard builds the whole tree by descriptor in a namespace of its
+	 * own (the root confine saw writable, every other mount read-only, a
+	 * private /tmp) and bubblewrap binds it as it stands. */
 	const char *const guard[] = {c->launcher, SANDY_GUARD_MAGIC, "--nonce",
 				     c->nonce, NULL};
 	const char *const guard_root[] = {"--bind-root", c->root, c->root_id,
 					  NULL};
 	const char *const guard_end[] = {"--", NULL};
-	/* Read-only root, fresh /proc for a private PID namespace (the host's
-	 * /proc would expose other processes' roots), a minimal /dev that is
-	 * then made read-only (its device nodes stay usable, so /dev/null is
-	 * writable), no capabilities even as root (measured: with them a
-	 * confined root can remount / read-write), and a user namespace even
-	 * as root, where bubblewrap clears the capability bounding set. */
+	/* The guard's tree as it stands, fresh /proc for a private PID
+	 * namespace (the host's /proc would expose other processes' roots),
+	 * a minimal /dev that is then made read-only (its device nodes stay
+	 * usable, so /dev/null is writable), no capabilities even as root
+	 * (measured: with them a confined root can remount / read-write), and
+	 * a user namespace even as root, where bubblewrap clears the
+	 * capability bounding set. */
 	const char *const head[] = {
 		c->bwrap, "--new-session", "--die-with-parent", "--cap-drop",
 		"ALL", "--unshare-user", "--unshare-pid", "--unshare-ipc",
-		"--ro-bind", "/", "/",
+		"--bind", "/", "/",
 		"--proc", "/proc",
 		/* sysctls and other kernel switches check uid 0, not
 		 * capabilities, and bubblewrap leaves them writable in its
@@ -241,51 +244,38 @@ char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
 		"--ro-bind-try", "/proc/irq", "/proc/irq",
 		"--ro-bind-try", "/proc/bus", "/proc/bus",
 		"--dev", "/dev", NULL};
-	const char *const writable[] = {"--tmpfs", "/tmp", "--tmpfs",
-					"/dev/shm", NULL};
+	const char *const writable[] = {"--tmpfs", "/dev/shm", NULL};
 	const char *const tail[] = {"--remount-ro", "/dev", NULL};
 	/* A shell shim, so that a missing command is the shell's 127, never
 	 * a bwrap line. */
 	const char *const shim[] = {"--", "/bin/sh", "-c", "exec \"$0\" \"$@\"",
 				    NULL};
-	size_t k = 0, n = 0, n_owned = 0;
-	const char **words = NULL;
-	char **owned = NULL, **out = NULL;
+	size_t n = 0;
+	const char **words;
+	char **out = NULL;
 	bool writes = c->mode == SANDY_MODE_WORKSPACE_WRITE;
 
-	for (size_t i = 0; i < c->n_protect; i++)
-		k += sandy_path_components(c->protect[i]);
-	words = calloc(72 + 3 * (k + c->n_protect), sizeof(*words));
-	owned = calloc(k + 1, sizeof(*owned));
-	if (words == NULL || owned == NULL)
-		goto done;
+	if (c->n_protect > SANDY_GUARD_PROTECT_MAX)
+		return NULL;
+	words = calloc(64 + 2 * c->n_protect, sizeof(*words));
+	if (words == NULL)
+		return NULL;
 	append(words, &n, guard);
-	if (writes)
+	if (writes) {
 		append(words, &n, guard_root);
+		for (size_t i = 0; i < c->n_protect; i++) {
+			words[n++] = "--protect";
+			words[n++] = c->protect[i];
+		}
+	}
 	append(words, &n, guard_end);
 	append(words, &n, head);
 	if (writes)
 		append(words, &n, writable);
 	append(words, &n, tail);
-	if (writes) {
-		const char *const bind[] = {"--bind-fd", SANDY_GUARD_ROOT_FD_TEXT,
-					    c->root, NULL};
-
-		append(words, &n, bind);
-		/* after the root's bind, so they sit on top of it */
-		for (size_t i = 0; i < c->n_protect; i++)
-			if (sandy_bwrap_protect_words(c->root, c->protect[i],
-						      words, &n, owned,
-						      &n_owned) != 0)
-				goto done;
-	}
 	append(words, &n, shim);
 	words[n] = NULL;
 	out = sandy_words_dup(words, count);
-done:
-	for (size_t i = 0; i < n_owned; i++)
-		free(owned[i]);
-	free(owned);
 	free(words);
 	return out;
 }

@@ -255,3 +255,24 @@ for (const user of users()) {
     t.equal(fs.statSync(victim).mode & 0o777, 0o666)
   })
 }
+
+// A confined uid 0 owns the host's device nodes by id: /dev/null and the
+// others are writable as devices, but their inodes must not change (chmod
+// 0 /dev/null would break every other process on the host). Second review
+// of issue 10, F2: both backends bound them writable.
+t.test('a confined root writes /dev/null but cannot change its inode', { skip: process.getuid() !== 0 && `${UNCOVERED} device inodes as root: this run is not root` }, async (t) => {
+  const ws = base(t)
+  const script = 'echo x > /dev/null && echo WROTE; chmod 666 /dev/null && echo CHMOD; touch /dev/null && echo TOUCH; true'
+  for (const backend of backendsFor(t, users()[0], ['sandy', 'bwrap'])) {
+    for (const mode of ['read-only', 'workspace-write']) {
+      const before = fs.statSync('/dev/null')
+      const c = createLocalSandboxProvider({ backend }).confine(sh(script), { mode, workspaceRoot: ws })
+      const r = await run(c.argv, { cwd: ws })
+      t.equal(r.stdout, 'WROTE\n', `${backend} ${mode}: written, not changed (${r.stderr.trim()})`)
+      t.match(r.stderr, /Read-only file system/)
+      t.equal(fs.statSync('/dev/null').ctimeMs, before.ctimeMs, `${backend} ${mode}: the host's inode is untouched`)
+    }
+  }
+  const bare = await run(sh(script), { cwd: ws })
+  t.equal(bare.stdout, 'WROTE\nCHMOD\nTOUCH\n', 'unconfined, root changes it')
+})

@@ -154,6 +154,65 @@ for (const backend of ['sandy', 'bwrap']) {
   }
 }
 
+// A workspace inside another command's workspace: that command swaps the
+// inner workspace's directory with a symlink to /dev over and over, while
+// the inner one is confined again and again and creates a file in its
+// workspace. bubblewrap's own path lookups (its --bind-fd mounts a path
+// on Debian) once followed such a symlink, binding the host's /dev or
+// /proc/sys writable (second review of issue 10, F1). Nothing may land in
+// the host's /dev, under either backend.
+for (const backend of ['sandy', 'bwrap']) {
+  t.test(`a racer re-pointing the workspace root cannot redirect it [${backend}]`, { skip: ROOT_ONLY }, async (t) => {
+    const root = users()[0]
+    const outer = workspace(t, root, [])
+    const inner = path.join(outer, 'sub')
+    fs.mkdirSync(inner)
+    fs.symlinkSync('../../../dev', path.join(outer, 'sub_real'))
+    fs.copyFileSync(fx.op, path.join(outer, 'op'))
+    const probe = `sandy-race-probe-${process.pid}`
+    t.teardown(() => fs.rmSync(path.join('/dev', probe), { force: true }))
+    const provider = sandy.createLocalSandboxProvider({ backend })
+    const racer = provider.confine([path.join(outer, 'op'), 'xchg', 'sub', 'sub_real'], { mode: 'workspace-write', workspaceRoot: outer })
+    const child = spawn(racer.argv[0], racer.argv.slice(1), { cwd: outer, stdio: 'ignore', env: withSanitizerEnv({ PATH: '/usr/bin:/bin' }) })
+    const ended = new Promise((resolve) => child.on('close', resolve))
+    let ran = 0
+    let refused = 0
+    for (let i = 0; i < 150; i++) {
+      let c
+      try {
+        c = provider.confine([SH, '-c', `echo x > ${inner}/${probe}`], { mode: 'workspace-write', workspaceRoot: inner })
+      } catch {
+        refused++ // confine saw the symlink: refused
+        continue
+      }
+      const r = run(c.argv, { cwd: '/' })
+      if (r.code === 0) ran++
+    }
+    t.equal(child.exitCode, null, 'the racer was still swapping')
+    child.kill('SIGKILL')
+    await ended
+    t.ok(ran + refused > 0, `the inner commands ran (${ran}) or were refused (${refused})`)
+    t.notOk(fs.existsSync(path.join('/dev', probe)), 'nothing was created in the host\'s /dev')
+  })
+}
+
+// A workspace on a read-only host mount: the command runs, and its writes
+// fail as the kernel says (second review of issue 10, F3: the guard
+// refused it instead).
+for (const backend of ['sandy', 'bwrap']) {
+  t.test(`a workspace on a read-only mount runs, its writes refused [${backend}]`, { skip: ROOT_ONLY }, async (t) => {
+    const ws = workspace(t, users()[0], [['ro', 'tmpfs', 'mode=755']])
+    const at = path.join(ws, 'ro')
+    execFileSync('mount', ['-o', 'remount,ro', at])
+    const c = sandy.createLocalSandboxProvider({ backend }).confine([SH, '-c', 'echo RAN; echo x > f'], { mode: 'workspace-write', workspaceRoot: at })
+    const r = run(c.argv, { cwd: at })
+    t.equal(r.stdout, 'RAN\n', `the command ran (${r.stderr.trim()})`)
+    t.match(r.stderr, /f: Read-only file system/)
+    const bare = run([SH, '-c', 'echo x > f'], { cwd: at })
+    t.match(bare.stderr, /Read-only file system/, 'unconfined too')
+  })
+}
+
 // The host adds a mount beneath the workspace while the command runs. The
 // workspace is bound onto itself and made shared first (systemd shares
 // every mount by default; this machine's are private), so the new mount

@@ -28,6 +28,13 @@ typedef struct sandy_view {
 } sandy_view;
 
 int sandy_view_pin(const sandy_resolved *r, sandy_view *v, sandy_error *err);
+/* mount_view.c: a detached tmpfs (mode, size or NULL, MOUNT_ATTR_*), or -1
+ * with errno. */
+int sandy_new_tmpfs(const char *mode, const char *size, unsigned int attr);
+/* mount_view.c: mkdir -p of the directories leading to the absolute path
+ * beneath the directory root, then the node itself: a directory, or an
+ * empty file to mount a file on. 0, or -1 with errno. */
+int sandy_make_mountpoint(int root, const char *path, bool is_dir);
 /* Inside the new mount namespace: tmpfs root, cloned trees, attributes,
  * pivot_root, old root detached, cwd re-entered. */
 int sandy_view_build(const sandy_resolved *r, sandy_view *v, sandy_error *err);

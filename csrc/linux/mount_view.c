@@ -12,7 +12,8 @@
  *
  * View semantics (the choices documented):
  * - A subtree grant (or a file grant) is a recursive bind of the object:
- *   nosuid always, read-only unless a read_write grant covers it, noexec
+ *   nosuid always, read-only unless a read_write grant covers it (device
+ *   nodes always: their data stays writable, their inodes do not), noexec
  *   unless an execute grant covers it, nodev unless it is an exact grant of
  *   a device. Attributes are only ever added, never cleared, so a host
  *   read-only or noexec mount stays so; the one exception is the
@@ -329,6 +330,11 @@ static unsigned int entry_attr(const view_build *b, const sandy_pin *at)
 	for (size_t i = 0; i < r->n_execs; i++)
 		if (rule_covers(r->execs[i].scope, r->execs[i].path, at))
 			ex = true;
+	/* A device node is written through, not changed: writing to one on
+	 * a read-only mount works, while chmod, chown and utime of the
+	 * host's node (by a confined uid 0, its owner) do not. */
+	if (at->is_dev)
+		rw = false;
 	return MOUNT_ATTR_NOSUID | (rw ? 0 : MOUNT_ATTR_RDONLY) |
 	       (ex ? 0 : MOUNT_ATTR_NOEXEC) | (dev ? 0 : MOUNT_ATTR_NODEV);
 }
@@ -412,7 +418,7 @@ static int plan(view_build *b, sandy_error *err)
 /* the skeleton: a fresh tmpfs holding the mountpoints */
 
 /* size NULL: the kernel's default (half of RAM), for temp areas. */
-static int new_tmpfs(const char *mode, const char *size, unsigned int attr)
+int sandy_new_tmpfs(const char *mode, const char *size, unsigned int attr)
 {
 	int fs = fsopen("tmpfs", FSOPEN_CLOEXEC);
 	int mnt = -1;
@@ -430,9 +436,7 @@ static int new_tmpfs(const char *mode, const char *size, unsigned int attr)
 	return mnt;
 }
 
-/* mkdir -p of the directories leading to path inside the root tmpfs,
- * then the node itself: a directory, or an empty file to mount a file on. */
-static int make_mountpoint(int root, const char *path, bool is_dir)
+int sandy_make_mountpoint(int root, const char *path, bool is_dir)
 {
 	char buf[SANDY_PATH_MAX_BYTES + 1];
 	size_t len = strlen(path);
@@ -469,7 +473,7 @@ static int build_skeleton(view_build *b, sandy_error *err)
 		    mount_above(b, e->path, true) != NULL ||
 		    under_deny_subtree(b, e->path))
 			continue;
-		if (make_mountpoint(b->root_fd, e->path,
+		if (sandy_make_mountpoint(b->root_fd, e->path,
 				    e->placeholder || e->pin->is_dir) != 0)
 			return view_fail(err, "mountpoint", errno);
 	}
@@ -626,9 +630,9 @@ static int attach_tmpfs(view_build *b, sandy_error *err)
 
 		if (mount_above(b, p, false) != NULL)
 			return view_fail(err, "temp area inside a grant", EINVAL);
-		if (make_mountpoint(b->root_fd, p, true) != 0)
+		if (sandy_make_mountpoint(b->root_fd, p, true) != 0)
 			return view_fail(err, "temp area mountpoint", errno);
-		fd = new_tmpfs("1777", NULL,
+		fd = sandy_new_tmpfs("1777", NULL,
 			       MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 		if (fd < 0)
 			return view_fail(err, "temp area tmpfs", errno);
@@ -655,7 +659,7 @@ static int make_deny_fs(view_build *b, sandy_error *err)
 
 	if (b->deny_fd >= 0)
 		return 0;
-	b->deny_fd = new_tmpfs("0555", "1m", 0);
+	b->deny_fd = sandy_new_tmpfs("0555", "1m", 0);
 	if (b->deny_fd < 0)
 		return view_fail(err, "deny tmpfs", errno);
 	if (mkdirat(b->deny_fd, "d", 0555) != 0)
@@ -871,7 +875,7 @@ static int build_steps(view_build *b, sandy_error *err)
 	    reverify(b->v->execs, b->r->n_execs, "executable_grants", err) != 0 ||
 	    plan(b, err) != 0)
 		return -1;
-	b->root_fd = new_tmpfs("0755", "1m", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+	b->root_fd = sandy_new_tmpfs("0755", "1m", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 					       MOUNT_ATTR_NOEXEC);
 	if (b->root_fd < 0)
 		return view_fail(err, "root tmpfs", errno);
