@@ -245,7 +245,11 @@ char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
 		"--ro-bind-try", "/proc/bus", "/proc/bus",
 		"--dev", "/dev", NULL};
 	const char *const writable[] = {"--tmpfs", "/dev/shm", NULL};
-	const char *const tail[] = {"--remount-ro", "/dev", NULL};
+	/* /dev and the fresh /proc read-only: uid 0 owns their entries, and
+	 * a chmod of a /proc entry changes the kernel's one copy for the
+	 * whole host (third review of issue 10, F1) */
+	const char *const tail[] = {"--remount-ro", "/dev", "--remount-ro",
+				    "/proc", NULL};
 	/* A shell shim, so that a missing command is the shell's 127, never
 	 * a bwrap line. */
 	const char *const shim[] = {"--", "/bin/sh", "-c", "exec \"$0\" \"$@\"",

@@ -9,7 +9,8 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawn, spawnSync, execFileSync } = require('node:child_process')
 const { users, setup, tree, backendsFor, withSanitizerEnv, FAIL_LINE } = require('./helpers/sandbox.js')
-const { createLocalSandboxProvider } = require('..')
+const { createLocalSandboxProvider, classifyExit } = require('..')
+const sandyClassify = (c, r) => classifyExit(c, { code: r.code, signal: null, stderr: r.stderr }).kind
 const { UNCOVERED } = require('../scripts/test-verdict.js')
 
 const fx = setup(t)
@@ -201,5 +202,41 @@ for (const user of users()) {
     const r = run(c.argv, { user, env: { PATH: '/usr/bin:/bin' }, cwd: ws })
     t.equal(r.code, 7, `the command's status comes back (${describe(r)})`)
     t.equal(r.stdout, 'child=3\n', 'a subprocess is waited for with its status')
+  })
+}
+
+// Third review of issue 10: bubblewrap's fresh /proc was writable, and uid
+// 0 owns its entries (a chmod there changes the kernel's one copy for the
+// whole host, F1); a working directory outside bubblewrap's tree fell back
+// to $HOME (F5). Now /proc is read-only inside and such a directory is a
+// runner failure.
+t.test('a confined root cannot chmod /proc entries under bwrap', { skip: process.getuid() !== 0 && `${UNCOVERED} /proc entries as root: this run is not root` }, async (t) => {
+  const root = users()[0]
+  if (backendsFor(t, root, ['bwrap']).length === 0) return
+  const ws = workspace(root)
+  const before = fs.statSync('/proc/uptime').mode
+  for (const mode of MODES) {
+    const c = createLocalSandboxProvider({ backend: 'bwrap' }).confine(['/bin/sh', '-c', 'chmod 0444 /proc/uptime && echo CHMOD; true'], { mode, workspaceRoot: ws })
+    const r = run(c.argv, { user: root, env: { PATH: '/usr/bin:/bin' }, cwd: ws })
+    t.equal(r.stdout, '', `${mode}: refused (${r.stderr.trim()})`)
+    t.match(r.stderr, /Read-only file system/)
+  }
+  t.equal(fs.statSync('/proc/uptime').mode, before, 'the host\'s entry is untouched')
+  const bare = run(['/bin/sh', '-c', 'chmod 0444 /proc/uptime && echo CHMOD'], { user: root, env: { PATH: '/usr/bin:/bin' }, cwd: ws })
+  t.equal(bare.stdout, 'CHMOD\n', 'unconfined, root may (with the mode it already has)')
+})
+
+for (const user of users()) {
+  t.test(`a working directory bwrap does not show is a runner failure [${user.name}]`, async (t) => {
+    if (backendsFor(t, user, ['bwrap']).length === 0) return
+    const ws = workspace(user)
+    // in workspace-write, the host's /tmp is replaced by the private one
+    const hidden = fs.mkdtempSync(path.join(fx.base, 'cwd-'))
+    fs.chmodSync(hidden, 0o755)
+    const c = createLocalSandboxProvider({ backend: 'bwrap' }).confine(['/bin/sh', '-c', 'pwd'], { mode: 'workspace-write', workspaceRoot: ws })
+    const r = run(c.argv, { user, env: { PATH: '/usr/bin:/bin' }, cwd: hidden })
+    t.not(r.code, 0, `refused (${describe(r)})`)
+    t.equal(sandyClassify(c, r), 'runner-failure', 'as a runner failure')
+    t.equal(r.stdout, '', 'nothing ran')
   })
 }

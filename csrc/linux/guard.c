@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "../copy_dirs.h"
+#include "../policy.h"
 #include "linux.h"
 #include "seccomp_build.h"
 
@@ -82,7 +83,7 @@ static int fill_filter(int fd, sandy_error *err)
 char **sandy_guard_runner_argv(char **runner, sandy_error *err)
 {
 	/* static: the words outlive this call (the process execs or dies) */
-	static char args_fd[16], filter_fd[16];
+	static char args_fd[16], filter_fd[16], cwd[SANDY_PATH_MAX_BYTES + 1];
 	size_t len = 0, at, n = 0;
 	const char **words;
 
@@ -95,11 +96,18 @@ char **sandy_guard_runner_argv(char **runner, sandy_error *err)
 			   "malformed guard arguments");
 		return NULL;
 	}
+	/* bubblewrap falls back to $HOME when the working directory is not
+	 * in its tree; --chdir makes that a failure, as under sandy */
+	if (getcwd(cwd, sizeof(cwd)) == NULL) {
+		sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+			   "guard: no working directory (errno %d)", errno);
+		return NULL;
+	}
 	if (data_fd("sandy-guard-args", fill_env, args_fd, err) != 0 ||
 	    data_fd("sandy-guard-filter", fill_filter, filter_fd, err) != 0)
 		return NULL;
 	/* never freed: the process execs or dies */
-	words = calloc(len + 5, sizeof(*words));
+	words = calloc(len + 7, sizeof(*words));
 	if (words == NULL) {
 		sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 			   "guard: out of memory");
@@ -107,6 +115,8 @@ char **sandy_guard_runner_argv(char **runner, sandy_error *err)
 	}
 	for (size_t i = 0; i < at; i++)
 		words[n++] = runner[i];
+	words[n++] = "--chdir";
+	words[n++] = cwd;
 	words[n++] = "--args";
 	words[n++] = args_fd;
 	words[n++] = "--seccomp";
