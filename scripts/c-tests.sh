@@ -36,6 +36,8 @@ $cc $cflags -pthread -o "$out/seccomp_test" \
 $cc $cflags -pthread -DSANDY_SECCOMP_RUNTIME_BUILD -o "$out/seccomp_test_rt" \
 	"$src/test/seccomp_test.c" "$src/linux/seccomp.c" "$src/error.c" \
 	-l:libseccomp.a
+# The precompiled programs through a classic-BPF interpreter.
+$cc $cflags -o "$out/bpf_test" "$src/test/bpf_test.c"
 # Static, so it can copy itself into the test tree as a library-free program.
 $cc $cflags -static -o "$out/landlock_test" \
 	"$src/test/landlock_test.c" "$src/linux/landlock.c" "$src/error.c"
@@ -45,7 +47,7 @@ run() {
 	"$@" || status=1
 }
 
-for t in seccomp_test seccomp_test_rt landlock_test; do
+for t in bpf_test seccomp_test seccomp_test_rt landlock_test; do
 	run "$out/$t"
 done
 
