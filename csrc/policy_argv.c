@@ -226,7 +226,9 @@ static int parse_option(int argc, char *const argv[], int *i, sandy_launch *l,
 int sandy_launch_from_argv(int argc, char *const argv[], sandy_launch *out,
 			   sandy_error *err)
 {
-	int i, rc = -1;
+	/* 0 until an option ends the words: a bare version word is "missing
+	 * --", never a failure without a reason */
+	int i, rc = 0;
 
 	memset(out, 0, sizeof(*out));
 	if (argc < 1 || strcmp(argv[0], SANDY_ARGV_MAGIC) != 0) {

@@ -38,6 +38,9 @@ $cc $cflags -pthread -DSANDY_SECCOMP_RUNTIME_BUILD -o "$out/seccomp_test_rt" \
 	-l:libseccomp.a
 # The precompiled programs through a classic-BPF interpreter.
 $cc $cflags -o "$out/bpf_test" "$src/test/bpf_test.c"
+# The launcher's argument parser: every rejection and its reason.
+$cc $cflags -o "$out/policy_argv_test" "$src/test/policy_argv_test.c" \
+	"$src/policy_argv.c" "$src/policy.c" "$src/error.c"
 # Static, so it can copy itself into the test tree as a library-free program.
 $cc $cflags -static -o "$out/landlock_test" \
 	"$src/test/landlock_test.c" "$src/linux/landlock.c" "$src/error.c"
@@ -47,7 +50,7 @@ run() {
 	"$@" || status=1
 }
 
-for t in bpf_test seccomp_test seccomp_test_rt landlock_test; do
+for t in bpf_test policy_argv_test seccomp_test seccomp_test_rt landlock_test; do
 	run "$out/$t"
 done
 

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the libFuzzer target for the policy document parser and runs it for
-# a bounded time: scripts/fuzz.sh [seconds] (default 20). Exits non-zero
+# Builds the libFuzzer targets (the policy document parser, the launcher's
+# argument parser) and runs each for a bounded time: scripts/fuzz.sh
+# [seconds] (default 20, per target). Exits non-zero
 # when the build fails or the fuzzer finds a crash, leak, sanitizer report
 # or broken invariant. The seed corpus in fuzz/corpus is only read; new
 # inputs go to a scratch directory, crash reproducers to $FUZZ_ARTIFACTS
@@ -16,19 +17,34 @@ esac
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d "${TMPDIR:-/tmp}/sandy-fuzz.XXXXXX")"
 artifacts="${FUZZ_ARTIFACTS:-$work/artifacts}"
-mkdir -p "$work/corpus" "$artifacts"
+mkdir -p "$artifacts"
 echo "fuzz: scratch directory $work"
 
-clang -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 \
-  -fno-omit-frame-pointer \
-  -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-  -I"$root/csrc" \
-  "$root/fuzz/policy_json_fuzz.c" \
-  "$root/csrc/policy_json.c" "$root/csrc/policy.c" "$root/csrc/error.c" \
-  -lcjson -o "$work/policy_json_fuzz"
+# fuzz_target NAME SEEDS MAXLEN SOURCES... [-lLIB]: build, check the seeds
+# once on their own (so a seed that breaks an invariant is reported as
+# such rather than as a fuzzing find), then fuzz for $seconds.
+fuzz_target() {
+  local name=$1 seeds=$2 max_len=$3
+  shift 3
+  clang -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g -O1 \
+    -fno-omit-frame-pointer \
+    -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+    -I"$root/csrc" "$@" -o "$work/$name"
+  mkdir -p "$work/corpus-$name"
+  "$work/$name" -runs=0 "$seeds"
+  UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
+  ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" \
+  "$work/$name" \
+    -max_total_time="$seconds" -timeout=10 -max_len="$max_len" \
+    -dict="$work/$name.dict" \
+    -artifact_prefix="$artifacts/" \
+    -print_final_stats=1 \
+    "$work/corpus-$name" "$seeds"
+  echo "fuzz: $name: no crash in ${seconds}s"
+}
 
-# Tokens of the format help the fuzzer reach the shape checks quickly.
-cat > "$work/policy_json.dict" <<'DICT'
+# Tokens of each format help the fuzzer reach the shape checks quickly.
+cat > "$work/policy_json_fuzz.dict" <<'DICT'
 "\"schema_version\""
 "\"network\""
 "\"allow_subprocesses\""
@@ -54,19 +70,38 @@ cat > "$work/policy_json.dict" <<'DICT'
 "\xc3\xa9"
 "\xed\xa0\x80"
 DICT
+cat > "$work/launch_argv_fuzz.dict" <<'DICT'
+"--sandy-policy-v1\x00"
+"\x00--network\x00"
+"allow_all\x00"
+"block_all\x00"
+"\x00--subprocesses\x00"
+"\x00--grant\x00"
+"read\x00"
+"read_write\x00"
+"exact\x00"
+"subtree\x00"
+"\x00--execute\x00"
+"\x00--deny-subtree\x00"
+"\x00--deny-write-exact\x00"
+"\x00--tmpfs\x00"
+"\x00--landlock-only\x00"
+"\x00--canonical\x00"
+"\x00--cwd\x00"
+"\x00--pin\x00"
+"\x00--pinned\x00"
+"\x00--nonce\x00"
+"0123456789abcdef\x00"
+"\x00--\x00"
+"/usr\x00"
+"1:2\x00"
+DICT
 
-# The seeds are checked once on their own first, so a seed that breaks an
-# invariant is reported as such rather than as a fuzzing find.
-"$work/policy_json_fuzz" -runs=0 "$root/fuzz/corpus"
-
-UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1" \
-ASAN_OPTIONS="detect_leaks=1:abort_on_error=0" \
-"$work/policy_json_fuzz" \
-  -max_total_time="$seconds" -timeout=10 -max_len=8192 \
-  -dict="$work/policy_json.dict" \
-  -artifact_prefix="$artifacts/" \
-  -print_final_stats=1 \
-  "$work/corpus" "$root/fuzz/corpus"
-echo "fuzz: no crash in ${seconds}s"
+fuzz_target policy_json_fuzz "$root/fuzz/corpus" 8192 \
+  "$root/fuzz/policy_json_fuzz.c" \
+  "$root/csrc/policy_json.c" "$root/csrc/policy.c" "$root/csrc/error.c" -lcjson
+fuzz_target launch_argv_fuzz "$root/fuzz/corpus-argv" 4096 \
+  "$root/fuzz/launch_argv_fuzz.c" \
+  "$root/csrc/policy_argv.c" "$root/csrc/policy.c" "$root/csrc/error.c"
 # Nothing to keep after a clean run.
 rm -rf "$work"
