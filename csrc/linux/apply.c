@@ -38,9 +38,12 @@
 #include "linux.h"
 
 
-/* Test builds only (scripts/layer-builds.sh): one layer switched off, so
- * the escape suite can prove that each layer does work of its own. A
- * release build never defines these. */
+/* Test builds only (scripts/layer-builds.sh): layers switched off, so the
+ * confinement suite can prove what each layer stops on its own. The view
+ * layer is the namespaces, pinning, the descriptor checks and the view;
+ * the base layer (off only in the build that confines nothing) is the
+ * keyring, no_new_privs and the capability drop. A release build never
+ * defines these. */
 #ifdef SANDY_TEST_SKIP_VIEW
 #define VIEW_LAYER 0
 #else
@@ -55,6 +58,11 @@
 #define SECCOMP_LAYER 0
 #else
 #define SECCOMP_LAYER 1
+#endif
+#ifdef SANDY_TEST_SKIP_BASE
+#define BASE_LAYER 0
+#else
+#define BASE_LAYER 1
 #endif
 
 /* /proc/<pid>/task has one link per thread plus "." and "..": a single
@@ -74,15 +82,11 @@ static int check_single_threaded(sandy_error *err)
 }
 
 /* The ABI, read once for the whole apply, or -1 when below the minimum. */
-static int check_landlock(sandy_error *err)
+static int check_landlock(const sandy_resolved *r, sandy_error *err)
 {
 	int abi = sandy_landlock_abi();
 
-	if (abi < SANDY_LANDLOCK_MIN_ABI)
-		return sandy_fail(err, SANDY_ERR_UNSUPPORTED,
-				  "landlock: ABI %d found, %d required",
-				  abi < 0 ? 0 : abi, SANDY_LANDLOCK_MIN_ABI);
-	return abi;
+	return sandy_landlock_check(r, abi, err) != 0 ? -1 : abi;
 }
 
 static int replace_keyring(sandy_error *err)
@@ -166,15 +170,15 @@ static int drop_capabilities(sandy_error *err)
 static int restrict_self(const sandy_resolved *r, int abi, bool with_view,
 			 sandy_error *err)
 {
-	if (replace_keyring(err) != 0)
+	if (BASE_LAYER && replace_keyring(err) != 0)
 		return -1;
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+	if (BASE_LAYER && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "no_new_privs failed (errno %d)", errno);
 	if (LANDLOCK_LAYER &&
 	    sandy_landlock_restrict(r, abi, with_view, err) != 0)
 		return -1;
-	if (drop_capabilities(err) != 0)
+	if (BASE_LAYER && drop_capabilities(err) != 0)
 		return -1;
 	return SECCOMP_LAYER ? sandy_seccomp_load(r, err) : 0;
 }
@@ -222,8 +226,9 @@ int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
 
 	if (check_single_threaded(err) != 0)
 		return -1;
-	abi = check_landlock(err);
-	if (abi < 0 || sandy_refuse_executable_files(r, err) != 0)
+	abi = check_landlock(r, err);
+	if (abi < 0 ||
+	    (VIEW_LAYER && sandy_refuse_executable_files(r, err) != 0))
 		return -1;
 	if (level == SANDY_APPLY_LANDLOCK_ONLY)
 		return check_landlock_only_uid(err) != 0

@@ -308,6 +308,8 @@ static int path_push(ll_ctx *ctx, const char *name, size_t *saved)
 			 root ? "" : "/", name);
 
 	*saved = len;
+	/* (unreachable: the buffer holds any path a policy may have plus one
+	 * name; kept so that a truncated path is never compared) */
 	if (n < 0 || (size_t)n >= sizeof(ctx->path) - len) {
 		ctx->path[len] = '\0';
 		return sandy_fail(ctx->err, SANDY_ERR_INVALID_POLICY,
@@ -447,11 +449,8 @@ static int add_path_rules(ll_ctx *ctx, const char *path, uint64_t rights,
 	struct stat st;
 	int fd, rc;
 
-	if (strlen(path) > SANDY_PATH_MAX_BYTES)
-		return sandy_fail(ctx->err, SANDY_ERR_INVALID_POLICY,
-				  "landlock: %s[%zu] is too long", section,
-				  index);
-	/* Deny beats grant: a grant inside a denied subtree adds nothing,
+	/* (Resolution keeps every path within SANDY_PATH_MAX_BYTES; a longer
+	 * one would fail to open below, closed.) Deny beats grant: a grant inside a denied subtree adds nothing,
 	 * and the view does not even contain its path. */
 	if (classify(ctx->r, path).hidden)
 		return 0;
@@ -513,7 +512,7 @@ static int add_all_rules(ll_ctx *ctx)
 	return 0;
 }
 
-static int check_abi(const sandy_resolved *r, int abi, sandy_error *err)
+int sandy_landlock_check(const sandy_resolved *r, int abi, sandy_error *err)
 {
 	if (abi <= 0)
 		return sandy_fail(err, SANDY_ERR_UNSUPPORTED,
@@ -565,7 +564,7 @@ int sandy_landlock_restrict(const sandy_resolved *r, int abi, bool with_view,
 		      .err = err};
 	int rc = -1;
 
-	if (check_abi(r, abi, err) != 0)
+	if (sandy_landlock_check(r, abi, err) != 0)
 		return -1;
 	ctx.ruleset_fd = create_ruleset(r, abi, err);
 	if (ctx.ruleset_fd < 0)

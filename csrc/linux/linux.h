@@ -73,6 +73,9 @@ int sandy_refuse_writable_over(const char *grant, const char *dir, uid_t uid,
 
 /* landlock.c */
 int sandy_landlock_abi(void);
+/* Unsupported unless abi can enforce r (ABI >= 6; >= 4 to block TCP):
+ * asked before anything irreversible, and again by restrict. */
+int sandy_landlock_check(const sandy_resolved *r, int abi, sandy_error *err);
 /* Restricts the calling thread; no_new_privs must already be set.
  * with_view: the caller built the mount view, which enforces the denies
  * (landlock.c explains what changes). */

@@ -58,6 +58,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <stdlib.h>
@@ -507,19 +508,25 @@ static int copy_top_symlinks(view_build *b, sandy_error *err)
 {
 	DIR *d = opendir("/");
 	struct dirent *de;
-	char target[256];
+	char target[PATH_MAX];
 
 	if (d == NULL)
 		return view_fail(err, "host root listing", errno);
-	while ((de = readdir(d)) != NULL) {
+	for (errno = 0; (de = readdir(d)) != NULL; errno = 0) {
 		ssize_t n;
 
 		if (!is_symlink(dirfd(d), de))
 			continue;
+		/* a link that cannot be read would leave the view without
+		 * it (/lib64: no program could start): fail, never skip */
 		n = readlinkat(dirfd(d), de->d_name, target,
 			       sizeof(target) - 1);
-		if (n <= 0)
-			continue;
+		if (n <= 0) {
+			int e = n < 0 ? errno : EINVAL;
+
+			closedir(d);
+			return view_fail(err, "symlink target", e);
+		}
 		target[n] = '\0';
 		if (link_target_visible(b, target) &&
 		    symlinkat(target, b->root_fd, de->d_name) != 0 &&
@@ -529,6 +536,12 @@ static int copy_top_symlinks(view_build *b, sandy_error *err)
 			closedir(d);
 			return view_fail(err, "symlink", e);
 		}
+	}
+	if (errno != 0) {
+		int e = errno;
+
+		closedir(d);
+		return view_fail(err, "host root listing", e);
 	}
 	closedir(d);
 	return 0;

@@ -1,0 +1,366 @@
+/* Test builds of the launcher only (scripts/coverage-build.sh links this
+ * file and wraps the launcher's own calls with ld --wrap): coverage that
+ * survives the namespaces, and fault injection. The shipped launcher
+ * contains none of it (test/coverage.test.js checks its strings).
+ *
+ * Coverage. The launcher ends in execve or _exit, after pivot_root, with
+ * Landlock and seccomp on: no .gcda file can be written there by path.
+ * When SANDY_COVERAGE_DIR is set, a constructor opens one stream file in
+ * it before main runs (close-on-exec, so the command never has it); the
+ * wrapped exec and _exit calls write every object's counters into it
+ * through __gcov_info_to_gcda, then reset them, so a failed exec followed
+ * by _exit does not count twice. Stream format, per object:
+ *   "F" u32 LEN NAME  (the .gcda path the object would have written)
+ *   "D" u32 LEN BYTES (its contents, in one or more pieces)
+ * scripts/coverage-report.js turns the streams into .gcda files and
+ * merges them.
+ *
+ * Faults. When SANDY_FAULT_AT=N is set (N >= 1), the Nth call the
+ * launcher's code makes to one of the wrapped functions fails as the
+ * real one can (-1 or NULL with errno EIO; allocators with ENOMEM) without
+ * being made. SANDY_FAULT_AT=0 fails nothing. Allocators are counted only
+ * when SANDY_FAULT_ALLOC=1 (they are most of the calls, and their failure
+ * branches few). Either way, before an exec
+ * or _exit the count of wrapped calls so far is written to stderr as
+ * "sandy-fault: calls N", so a test can walk N from 1 to the count.
+ *
+ * Two more states no single failing call produces: SANDY_TEST_THREAD=1
+ * starts a second thread before main (the launcher must refuse to run
+ * with one), SANDY_TEST_LANDLOCK_ABI=N makes the Landlock version query
+ * answer N (an older kernel). */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gcov.h>
+#include <linux/landlock.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The real calls, for this file's own use: its writes and allocations
+ * must neither be counted nor fail. */
+ssize_t __real_write(int fd, const void *b, size_t n);
+void *__real_malloc(size_t n);
+int __real_open(const char *p, int f, ...);
+
+/* ---- coverage ---------------------------------------------------------- */
+
+extern const struct gcov_info *const __start_sandy_gcov_info[];
+extern const struct gcov_info *const __stop_sandy_gcov_info[];
+void __gcov_reset(void);
+
+static int cov_fd = -1;
+
+static void put(const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len > 0) {
+		ssize_t n = __real_write(cov_fd, p, len);
+
+		if (n <= 0)
+			return;
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+static void record(char tag, const void *data, uint32_t len)
+{
+	put(&tag, 1);
+	put(&len, sizeof(len));
+	put(data, len);
+}
+
+static void on_filename(const char *name, void *arg)
+{
+	(void)arg;
+	record('F', name, (uint32_t)strlen(name));
+}
+
+static void on_data(const void *data, unsigned len, void *arg)
+{
+	(void)arg;
+	record('D', data, len);
+}
+
+static void *on_allocate(unsigned len, void *arg)
+{
+	(void)arg;
+	return __real_malloc(len);
+}
+
+static void coverage_dump(void)
+{
+	if (cov_fd < 0)
+		return;
+	for (const struct gcov_info *const *i = __start_sandy_gcov_info;
+	     i < __stop_sandy_gcov_info; i++)
+		__gcov_info_to_gcda(*i, on_filename, on_data, on_allocate,
+				    NULL);
+	__gcov_reset();
+}
+
+__attribute__((constructor)) static void coverage_open(void)
+{
+	const char *dir = getenv("SANDY_COVERAGE_DIR");
+	char path[4096];
+	struct timespec ts;
+
+	if (dir == NULL)
+		return;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(path, sizeof(path), "%s/launcher-%d-%ld.%09ld.stream", dir,
+		 (int)getpid(), (long)ts.tv_sec, ts.tv_nsec);
+	cov_fd = __real_open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			     0666);
+	if (cov_fd >= 0)
+		fchmod(cov_fd, 0666);
+}
+
+/* ---- faults ------------------------------------------------------------ */
+
+static long fault_at = -1; /* -1: not counting */
+static long calls;
+static bool count_alloc;
+
+__attribute__((constructor)) static void fault_open(void)
+{
+	const char *at = getenv("SANDY_FAULT_AT");
+	const char *alloc = getenv("SANDY_FAULT_ALLOC");
+
+	if (at != NULL)
+		fault_at = strtol(at, NULL, 10);
+	count_alloc = alloc != NULL && strcmp(alloc, "1") == 0;
+}
+
+static long fake_abi = -1;
+
+static void *sleeper(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+__attribute__((constructor)) static void states_open(void)
+{
+	const char *thread = getenv("SANDY_TEST_THREAD");
+	const char *abi = getenv("SANDY_TEST_LANDLOCK_ABI");
+	pthread_t t;
+
+	if (thread != NULL && strcmp(thread, "1") == 0)
+		pthread_create(&t, NULL, sleeper, NULL);
+	if (abi != NULL)
+		fake_abi = strtol(abi, NULL, 10);
+}
+
+/* True when this call is the one to fail. */
+static bool fault(int e)
+{
+	if (fault_at < 0 || (e == ENOMEM && !count_alloc))
+		return false;
+	if (++calls != fault_at)
+		return false;
+	errno = e;
+	return true;
+}
+
+static void report(void)
+{
+	if (fault_at >= 0)
+		dprintf(STDERR_FILENO, "sandy-fault: calls %ld\n", calls);
+}
+
+/* ---- the wrapped calls --------------------------------------------------- */
+
+#define WRAP(ret, name, params, args, bad, e)                                  \
+	ret __real_##name params;                                              \
+	ret __wrap_##name params;                                              \
+	ret __wrap_##name params                                               \
+	{                                                                      \
+		if (fault(e))                                                  \
+			return bad;                                            \
+		return __real_##name args;                                     \
+	}
+
+WRAP(void *, malloc, (size_t n), (n), NULL, ENOMEM)
+WRAP(void *, calloc, (size_t n, size_t m), (n, m), NULL, ENOMEM)
+WRAP(void *, realloc, (void *p, size_t n), (p, n), NULL, ENOMEM)
+WRAP(char *, strdup, (const char *s), (s), NULL, ENOMEM)
+WRAP(char *, strndup, (const char *s, size_t n), (s, n), NULL, ENOMEM)
+WRAP(int, chdir, (const char *p), (p), -1, EIO)
+WRAP(int, fchdir, (int fd), (fd), -1, EIO)
+WRAP(int, fstat, (int fd, struct stat *st), (fd, st), -1, EIO)
+WRAP(int, stat, (const char *p, struct stat *st), (p, st), -1, EIO)
+WRAP(int, lstat, (const char *p, struct stat *st), (p, st), -1, EIO)
+WRAP(int, fstatat, (int d, const char *p, struct stat *st, int f),
+     (d, p, st, f), -1, EIO)
+WRAP(int, statx, (int d, const char *p, int f, unsigned m, struct statx *s),
+     (d, p, f, m, s), -1, EIO)
+WRAP(int, fstatvfs, (int fd, struct statvfs *s), (fd, s), -1, EIO)
+WRAP(int, statvfs, (const char *p, struct statvfs *s), (p, s), -1, EIO)
+WRAP(char *, getcwd, (char *b, size_t n), (b, n), NULL, EIO)
+WRAP(ssize_t, getline, (char **l, size_t *n, FILE *f), (l, n, f), -1, EIO)
+WRAP(int, getresuid, (uid_t * r, uid_t *e, uid_t *s), (r, e, s), -1, EIO)
+WRAP(off_t, lseek, (int fd, off_t o, int w), (fd, o, w), -1, EIO)
+WRAP(int, memfd_create, (const char *n, unsigned f), (n, f), -1, EIO)
+WRAP(int, mkdir, (const char *p, mode_t m), (p, m), -1, EIO)
+WRAP(int, mkdirat, (int d, const char *p, mode_t m), (d, p, m), -1, EIO)
+WRAP(int, mount, (const char *s, const char *t, const char *f,
+		  unsigned long fl, const void *d),
+     (s, t, f, fl, d), -1, EIO)
+WRAP(int, umount2, (const char *t, int f), (t, f), -1, EIO)
+WRAP(int, mount_setattr, (int d, const char *p, unsigned f,
+			  struct mount_attr *a, size_t n),
+     (d, p, f, a, n), -1, EIO)
+WRAP(int, move_mount, (int fd, const char *fp, int td, const char *tp,
+		       unsigned f),
+     (fd, fp, td, tp, f), -1, EIO)
+WRAP(int, open_tree, (int d, const char *p, unsigned f), (d, p, f), -1, EIO)
+WRAP(int, fsopen, (const char *n, unsigned f), (n, f), -1, EIO)
+WRAP(int, fsconfig, (int fd, unsigned c, const char *k, const void *v,
+		     int a),
+     (fd, c, k, v, a), -1, EIO)
+WRAP(int, fsmount, (int fd, unsigned f, unsigned a), (fd, f, a), -1, EIO)
+WRAP(int, unshare, (int f), (f), -1, EIO)
+WRAP(ssize_t, readlink, (const char *p, char *b, size_t n), (p, b, n), -1,
+     EIO)
+WRAP(ssize_t, readlinkat, (int d, const char *p, char *b, size_t n),
+     (d, p, b, n), -1, EIO)
+WRAP(char *, realpath, (const char *p, char *r), (p, r), NULL, EIO)
+WRAP(int, symlinkat, (const char *t, int d, const char *p), (t, d, p), -1,
+     EIO)
+WRAP(ssize_t, write, (int fd, const void *b, size_t n), (fd, b, n), -1, EIO)
+WRAP(int, dup2, (int a, int b), (a, b), -1, EIO)
+WRAP(int, socket, (int d, int t, int p), (d, t, p), -1, EIO)
+WRAP(FILE *, fopen, (const char *p, const char *m), (p, m), NULL, EIO)
+WRAP(DIR *, opendir, (const char *p), (p), NULL, EIO)
+/* (NULL with errno set: a listing that fails, not one that ends) */
+WRAP(struct dirent *, readdir, (DIR *d), (d), NULL, EIO)
+WRAP(DIR *, fdopendir, (int fd), (fd), NULL, EIO)
+
+/* The variadic ones forward their optional argument. */
+int __wrap_open(const char *p, int f, ...);
+int __wrap_open(const char *p, int f, ...)
+{
+	va_list ap;
+	mode_t m;
+
+	va_start(ap, f);
+	m = (mode_t)va_arg(ap, int);
+	va_end(ap);
+	return fault(EIO) ? -1 : __real_open(p, f, m);
+}
+
+int __real_openat(int d, const char *p, int f, ...);
+int __wrap_openat(int d, const char *p, int f, ...);
+int __wrap_openat(int d, const char *p, int f, ...)
+{
+	va_list ap;
+	mode_t m;
+
+	va_start(ap, f);
+	m = (mode_t)va_arg(ap, int);
+	va_end(ap);
+	return fault(EIO) ? -1 : __real_openat(d, p, f, m);
+}
+
+int __real_fcntl(int fd, int c, ...);
+int __wrap_fcntl(int fd, int c, ...);
+int __wrap_fcntl(int fd, int c, ...)
+{
+	va_list ap;
+	long a;
+
+	va_start(ap, c);
+	a = va_arg(ap, long);
+	va_end(ap);
+	return fault(EIO) ? -1 : __real_fcntl(fd, c, a);
+}
+
+int __real_ioctl(int fd, unsigned long r, ...);
+int __wrap_ioctl(int fd, unsigned long r, ...);
+int __wrap_ioctl(int fd, unsigned long r, ...)
+{
+	va_list ap;
+	void *a;
+
+	va_start(ap, r);
+	a = va_arg(ap, void *);
+	va_end(ap);
+	return fault(EIO) ? -1 : __real_ioctl(fd, r, a);
+}
+
+int __real_prctl(int o, ...);
+int __wrap_prctl(int o, ...);
+int __wrap_prctl(int o, ...)
+{
+	va_list ap;
+	unsigned long a[4];
+
+	va_start(ap, o);
+	for (int i = 0; i < 4; i++)
+		a[i] = va_arg(ap, unsigned long);
+	va_end(ap);
+	return fault(EIO) ? -1 : __real_prctl(o, a[0], a[1], a[2], a[3]);
+}
+
+long __real_syscall(long nr, ...);
+long __wrap_syscall(long nr, ...);
+long __wrap_syscall(long nr, ...)
+{
+	va_list ap;
+	long a[6];
+
+	va_start(ap, nr);
+	for (int i = 0; i < 6; i++)
+		a[i] = va_arg(ap, long);
+	va_end(ap);
+	if (fault(EIO))
+		return -1;
+	if (fake_abi >= 0 && nr == SYS_landlock_create_ruleset &&
+	    a[2] == LANDLOCK_CREATE_RULESET_VERSION)
+		return fake_abi;
+	return __real_syscall(nr, a[0], a[1], a[2], a[3], a[4], a[5]);
+}
+
+/* ---- the ends: exec and _exit ---------------------------------------- */
+
+int __real_execv(const char *p, char *const argv[]);
+int __wrap_execv(const char *p, char *const argv[]);
+int __wrap_execv(const char *p, char *const argv[])
+{
+	report();
+	coverage_dump();
+	return __real_execv(p, argv);
+}
+
+int __real_execvp(const char *p, char *const argv[]);
+int __wrap_execvp(const char *p, char *const argv[]);
+int __wrap_execvp(const char *p, char *const argv[])
+{
+	report();
+	coverage_dump();
+	return __real_execvp(p, argv);
+}
+
+void __real__exit(int status);
+void __wrap__exit(int status);
+void __wrap__exit(int status)
+{
+	report();
+	coverage_dump();
+	__real__exit(status);
+}

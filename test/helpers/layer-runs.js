@@ -1,0 +1,102 @@
+'use strict'
+// The per-layer comparison's machinery (test/layers.test.js, and
+// scripts/layer-table.js, which writes test/layer-table.json): run the
+// confinement suite against a launcher build, read which cases passed, and
+// predict from the table which cases a set of layers must stop.
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+
+const TEST_DIR = path.join(__dirname, '..')
+const OVERRIDE = path.join(__dirname, 'launcher-override.js')
+// Layers, as the builds name them; "base" (keyring, no_new_privs, the
+// capability drop) is on in every build but "none".
+const LAYERS = ['base', 'view', 'landlock', 'seccomp']
+const BUILDS = ['none', 'view', 'landlock', 'seccomp', 'landlock+seccomp', 'view+seccomp', 'view+landlock', 'view+landlock+seccomp']
+
+// The layers a build has on.
+function layersOf (build) {
+  return build === 'none' ? [] : ['base', ...build.split('+')]
+}
+
+// The confinement suite: every escape file and the hardening tests.
+function suiteFiles () {
+  return fs.readdirSync(TEST_DIR)
+    .filter((f) => /^escape-.*\.test\.js$/.test(f) || f === 'hardening.test.js')
+    .sort()
+}
+
+// The leaf subtests of one file's TAP output (a subtest holding subtests
+// of its own is not a case), as "file › parent › name" → passed.
+function leafResults (file, tap) {
+  const out = new Map()
+  const stack = []
+  for (const line of tap.split('\n')) {
+    const open = /^( *)# Subtest: (.*)$/.exec(line)
+    if (open) {
+      if (stack.length > 0) stack[stack.length - 1].parent = true
+      stack.push({ indent: open[1].length, name: open[2], parent: false })
+      continue
+    }
+    const result = /^( *)(not )?ok \d+ - (.*?)(?: # (?:time|SKIP|TODO).*)?$/.exec(line)
+    const top = stack[stack.length - 1]
+    if (!result || !top || result[1].length !== top.indent) continue
+    stack.pop()
+    if (!top.parent) out.set([file, ...stack.map((s) => s.name), top.name].join(' › '), !result[2])
+  }
+  return out
+}
+
+function cleanEnv (extra) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith('TAP') && !k.startsWith('_TAP') && k !== 'NODE_OPTIONS' && k !== 'NODE_V8_COVERAGE'))
+  return { ...env, ...extra }
+}
+
+// One file, run as a plain node script (it prints TAP) with the launcher
+// build preloaded in place of the verified one.
+function runFile (file, launcher, { timeout = 300000, env = {} } = {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, ['-r', OVERRIDE, path.join(TEST_DIR, file)], {
+      env: cleanEnv({ SANDY_TEST_LAUNCHER: launcher, SANDY_LAYER_RUN: '1', ...env }),
+      stdio: ['ignore', 'pipe', 'ignore'],
+      timeout
+    })
+    let stdout = ''
+    child.stdout.on('data', (d) => { stdout += d })
+    child.on('close', (code) => resolve({ file, code, cases: leafResults(file, stdout) }))
+  })
+}
+
+// Every file of the suite (or those given), two at a time; one map of all
+// cases. env: more variables for the files (the coverage build's).
+async function runSuite (launcher, files = suiteFiles(), env = {}) {
+  const cases = new Map()
+  for (let i = 0; i < files.length; i += 2) {
+    const done = await Promise.all(files.slice(i, i + 2).map((f) => runFile(f, launcher, { env })))
+    for (const r of done) for (const [k, v] of r.cases) cases.set(k, v)
+  }
+  return cases
+}
+
+// The table's entry for a case: the sets of layers of which any one,
+// complete, stops it ([[]]: it passes whatever runs; [] : nothing stops it).
+// A build stops the case when it holds every layer of one of the sets.
+function predicted (entry, build) {
+  const on = layersOf(build)
+  return entry.some((set) => set.every((l) => on.includes(l)))
+}
+
+// The smallest such entry that agrees with observed {build: passed}, or
+// null when none does (the outcome is not monotone in the layers: a case
+// that passes with fewer layers and fails with more).
+function deriveEntry (observed) {
+  const builds = Object.keys(observed)
+  const stopping = builds.filter((b) => observed[b]).map(layersOf)
+  // minimal sets: drop any that holds another
+  const minimal = stopping.filter((s, i) => !stopping.some((o, j) => j !== i && o.length < s.length && o.every((l) => s.includes(l))))
+  const unique = [...new Map(minimal.map((s) => [s.slice().sort().join('+'), s.slice().sort()])).values()]
+  const entry = unique.sort((a, b) => a.length - b.length || a.join().localeCompare(b.join()))
+  return builds.every((b) => predicted(entry, b) === observed[b]) ? entry : null
+}
+
+module.exports = { LAYERS, BUILDS, layersOf, suiteFiles, leafResults, runFile, runSuite, predicted, deriveEntry }
