@@ -1,19 +1,48 @@
 #!/usr/bin/env bash
-# Builds three test launchers into DIR, each with one enforcement layer
-# switched off (the view, Landlock, seccomp): scripts/layer-builds.sh DIR.
-# test/layers.test.js runs the escape suite against each and requires it to
-# fail, proving that every layer does work of its own. Test builds only.
+# Test launchers with a chosen set of enforcement layers switched on, for
+# the per-layer comparison (test/layers.test.js): scripts/layer-builds.sh
+# DIR [EXTRA_CFLAGS...]. Each build is DIR/sandy-launcher-<layers>, where
+# <layers> names the layers left on ("none", "view", "landlock", "seccomp",
+# "landlock+seccomp", "view+seccomp", "view+landlock", and every layer:
+# "view+landlock+seccomp"); the view means
+# namespaces, pinning, the descriptor checks and the mount view. EXTRA_CFLAGS
+# go to every build (the meta-test removes one rule that way); LAYER_BUILDS
+# names a subset to build. Test builds
+# only: a release build never defines SANDY_TEST_*.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-out=${1:?usage: $0 DIR}
+out=${1:?usage: $0 DIR [EXTRA_CFLAGS...]}
+shift
+extra=("$@")
 mkdir -p "$out"
 src="$root/csrc"
 sources=("$src/launcher.c" "$src/error.c" "$src/policy.c" "$src/resolve.c" "$src/policy_argv.c" "$src/copy_dirs.c"
   "$src/linux/apply.c" "$src/linux/self.c" "$src/linux/pins.c" "$src/linux/guard.c" "$src/linux/guard_view.c" "$src/linux/loader_env.c" "$src/linux/descriptors.c" "$src/linux/namespaces.c" "$src/linux/mount_view.c"
   "$src/linux/landlock.c" "$src/linux/seccomp.c")
-for layer in VIEW LANDLOCK SECCOMP; do
-  name=$(echo "$layer" | tr 'A-Z' 'a-z')
-  gcc -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O2 -static "-DSANDY_TEST_SKIP_$layer" \
-    -o "$out/sandy-launcher-no-$name" "${sources[@]}" -l:libseccomp.a
+configs=(none view landlock seccomp landlock+seccomp view+seccomp view+landlock view+landlock+seccomp)
+# LAYER_BUILDS="a b": only those
+if [ -n "${LAYER_BUILDS:-}" ]; then read -r -a configs <<< "$LAYER_BUILDS"; fi
+
+build() {
+  local name=$1 flags=()
+  [ "$name" = none ] && flags+=(-DSANDY_TEST_SKIP_BASE)
+  for layer in view landlock seccomp; do
+    case "+$name+" in
+      *"+$layer+"*) ;;
+      *) flags+=("-DSANDY_TEST_SKIP_$(echo "$layer" | tr 'a-z' 'A-Z')") ;;
+    esac
+  done
+  gcc -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -static "${flags[@]}" "${extra[@]}" \
+    -o "$out/sandy-launcher-$name" "${sources[@]}" -l:libseccomp.a
+}
+
+# two at a time (the machine has two cores)
+for ((i = 0; i < ${#configs[@]}; i += 2)); do
+  pids=()
+  for name in "${configs[@]:$i:2}"; do
+    build "$name" &
+    pids+=($!)
+  done
+  for pid in "${pids[@]}"; do wait "$pid"; done
 done
-chmod 755 "$out" "$out"/sandy-launcher-no-*
+chmod 755 "$out" "$out"/sandy-launcher-*
