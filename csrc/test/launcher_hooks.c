@@ -104,10 +104,13 @@ static void coverage_dump(void)
 {
 	if (cov_fd < 0)
 		return;
-	for (const struct gcov_info *const *i = __start_sandy_gcov_info;
-	     i < __stop_sandy_gcov_info; i++)
-		__gcov_info_to_gcda(*i, on_filename, on_data, on_allocate,
-				    NULL);
+	/* the linker's bounds of one section, compared as addresses */
+	uintptr_t at = (uintptr_t)__start_sandy_gcov_info;
+	uintptr_t end = (uintptr_t)__stop_sandy_gcov_info;
+
+	for (; at < end; at += sizeof(const struct gcov_info *))
+		__gcov_info_to_gcda(*(const struct gcov_info *const *)at,
+				    on_filename, on_data, on_allocate, NULL);
 	__gcov_reset();
 }
 
