@@ -122,7 +122,12 @@ static int everything_read_only(sandy_error *err)
 	if (set_attr(AT_FDCWD, "/proc", AT_SYMLINK_NOFOLLOW, 0,
 		     MOUNT_ATTR_RDONLY) != 0)
 		return fail(err, "writable /proc", errno);
-	if (set_attr(AT_FDCWD, "/dev", AT_SYMLINK_NOFOLLOW, 0,
+	/* devices in /dev and in the nodes bound there (a container's /dev
+	 * often holds /dev/null as a mount of its own); where one of those
+	 * came in locked nodev, the top alone, which is stricter */
+	if (set_attr(AT_FDCWD, "/dev", AT_SYMLINK_NOFOLLOW | AT_RECURSIVE, 0,
+		     MOUNT_ATTR_NODEV) != 0 &&
+	    set_attr(AT_FDCWD, "/dev", AT_SYMLINK_NOFOLLOW, 0,
 		     MOUNT_ATTR_NODEV) != 0)
 		return fail(err, "devices in /dev", errno);
 	return 0;

@@ -38,11 +38,12 @@ function leafResults (file, tap) {
       stack.push({ indent: open[1].length, name: open[2], parent: false })
       continue
     }
-    const result = /^( *)(not )?ok \d+ - (.*?)(?: # (?:time|SKIP|TODO).*)?$/.exec(line)
+    const result = /^( *)(not )?ok \d+ - (.*?)(?: # (time|SKIP|TODO).*)?$/.exec(line)
     const top = stack[stack.length - 1]
     if (!result || !top || result[1].length !== top.indent) continue
     stack.pop()
-    if (!top.parent) out.set([file, ...stack.map((s) => s.name), top.name].join(' › '), !result[2])
+    // (a skipped case proves nothing either way: it is left out)
+    if (!top.parent && result[4] !== 'SKIP') out.set([file, ...stack.map((s) => s.name), top.name].join(' › '), !result[2])
   }
   return out
 }
