@@ -26,6 +26,7 @@
  *     made read-only, the directories above it bound onto themselves so
  *     they cannot be renamed from inside; all walked by descriptor.
  * A failure from 2 on is an enforcement failure: nothing runs. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -109,6 +110,25 @@ static bool mount_root(const char *path)
 	       (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
 }
 
+/* A container's /dev often holds /dev/null and the other nodes as mounts
+ * of their own: devices allowed on each (one whose nodev came in locked
+ * stays so, which is stricter; /dev/shm and the like are not nodes). */
+static void devices_bound_in_dev(void)
+{
+	DIR *d = opendir("/dev");
+	struct dirent *e;
+	struct stat st;
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL)
+		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
+			set_attr(dirfd(d), e->d_name, AT_SYMLINK_NOFOLLOW, 0,
+				 MOUNT_ATTR_NODEV);
+	closedir(d);
+}
+
 /* Step 3. /proc keeps its kernel switches as they are here: covering any
  * part of it would make it "not fully visible", and the kernel then
  * refuses bwrap a fresh procfs. bwrap binds them read-only itself, by
@@ -122,14 +142,10 @@ static int everything_read_only(sandy_error *err)
 	if (set_attr(AT_FDCWD, "/proc", AT_SYMLINK_NOFOLLOW, 0,
 		     MOUNT_ATTR_RDONLY) != 0)
 		return fail(err, "writable /proc", errno);
-	/* devices in /dev and in the nodes bound there (a container's /dev
-	 * often holds /dev/null as a mount of its own); where one of those
-	 * came in locked nodev, the top alone, which is stricter */
-	if (set_attr(AT_FDCWD, "/dev", AT_SYMLINK_NOFOLLOW | AT_RECURSIVE, 0,
-		     MOUNT_ATTR_NODEV) != 0 &&
-	    set_attr(AT_FDCWD, "/dev", AT_SYMLINK_NOFOLLOW, 0,
+	if (set_attr(AT_FDCWD, "/dev", AT_SYMLINK_NOFOLLOW, 0,
 		     MOUNT_ATTR_NODEV) != 0)
 		return fail(err, "devices in /dev", errno);
+	devices_bound_in_dev();
 	return 0;
 }
 
