@@ -38,16 +38,11 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../guard.h"
 #include "../resolve.h"
 #include "linux.h"
-
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
 
 #define LOCKED_ATTRS (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
 
@@ -67,12 +62,9 @@ static int set_attr(int dfd, const char *path, unsigned int flags,
 
 static int open_no_symlinks(int dfd, const char *path, int flags)
 {
-	struct open_how how = {
-		.flags = (uint64_t)(O_PATH | O_CLOEXEC | flags),
-		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-	};
-
-	return (int)syscall(SYS_openat2, dfd, path, &how, sizeof(how));
+	return sandy_open_how(dfd, path,
+			      (unsigned long long)(O_PATH | O_CLOEXEC | flags),
+			      RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
 }
 
 /* A clone of the mount tree at fd (recursive), attributes changed, then

@@ -107,8 +107,8 @@ typedef struct view_build {
 /* ------------------------------------------------------------------ */
 /* small helpers */
 
-static int open_how_at(int dirfd, const char *path, unsigned long long flags,
-		       unsigned long long resolve)
+int sandy_open_how(int dirfd, const char *path, unsigned long long flags,
+		   unsigned long long resolve)
 {
 	struct open_how how = {.flags = flags, .resolve = resolve};
 
@@ -183,7 +183,7 @@ static int pin_one(const char *path, const sandy_identity *expect,
 	struct stat st;
 
 	p->path = path;
-	p->fd = open_how_at(AT_FDCWD, path, O_PATH | O_CLOEXEC, PIN_RESOLVE);
+	p->fd = sandy_open_how(AT_FDCWD, path, O_PATH | O_CLOEXEC, PIN_RESOLVE);
 	if (p->fd < 0 || fstat(p->fd, &st) != 0)
 		return -1;
 	if (expect->known && (expect->dev != (unsigned long long)st.st_dev ||
@@ -278,7 +278,7 @@ static int reverify(sandy_pin *a, size_t n, const char *section,
 		    sandy_error *err)
 {
 	for (size_t i = 0; i < n; i++) {
-		int fd = open_how_at(AT_FDCWD, a[i].path, O_PATH | O_CLOEXEC,
+		int fd = sandy_open_how(AT_FDCWD, a[i].path, O_PATH | O_CLOEXEC,
 				     PIN_RESOLVE);
 
 		if (fd < 0 || !same_object(fd, &a[i])) {
@@ -589,7 +589,7 @@ static int clone_trees(view_build *b, sandy_error *err)
 static int open_in_view(const view_build *b, const char *path,
 			const sandy_pin *expect, sandy_error *err)
 {
-	int fd = open_how_at(b->root_fd, rel(path), O_PATH | O_CLOEXEC,
+	int fd = sandy_open_how(b->root_fd, rel(path), O_PATH | O_CLOEXEC,
 			     VIEW_RESOLVE);
 
 	if (fd < 0)

@@ -341,12 +341,19 @@ long __wrap_syscall(long nr, ...)
 
 /* ---- the ends: exec and _exit ---------------------------------------- */
 
+/* Just before the process becomes another program or ends (a failed exec
+ * that then exits counts once: the dump resets the counters). */
+static void at_end(void)
+{
+	report();
+	coverage_dump();
+}
+
 int __real_execv(const char *p, char *const argv[]);
 int __wrap_execv(const char *p, char *const argv[]);
 int __wrap_execv(const char *p, char *const argv[])
 {
-	report();
-	coverage_dump();
+	at_end();
 	return __real_execv(p, argv);
 }
 
@@ -354,8 +361,7 @@ int __real_execvp(const char *p, char *const argv[]);
 int __wrap_execvp(const char *p, char *const argv[]);
 int __wrap_execvp(const char *p, char *const argv[])
 {
-	report();
-	coverage_dump();
+	at_end();
 	return __real_execvp(p, argv);
 }
 
@@ -363,7 +369,6 @@ void __real__exit(int status);
 void __wrap__exit(int status);
 void __wrap__exit(int status)
 {
-	report();
-	coverage_dump();
+	at_end();
 	__real__exit(status);
 }
