@@ -17,7 +17,7 @@ status=0
 
 echo "# seccomp filter generator"
 $cc $cflags -DSANDY_SECCOMP_GENERATOR -o "$out/seccomp-gen" \
-	"$src/linux/seccomp_gen.c" "$src/linux/seccomp.c" "$src/error.c" -lseccomp
+	"$src/linux/seccomp_gen.c" "$src/linux/seccomp.c" "$src/core/error.c" -lseccomp
 "$out/seccomp-gen" > "$out/seccomp_filters.h"
 if cmp -s "$out/seccomp_filters.h" "$src/linux/seccomp_filters.h"; then
 	echo "ok   csrc/linux/seccomp_filters.h is current"
@@ -31,19 +31,19 @@ fi
 echo "# building tests"
 # The shipped path: precompiled BPF.
 $cc $cflags -pthread -o "$out/seccomp_test" \
-	"$src/test/seccomp_test.c" "$src/linux/seccomp.c" "$src/error.c"
+	"$src/test/seccomp_test.c" "$src/linux/seccomp.c" "$src/core/error.c"
 # The same rules built by libseccomp at run time (other architectures).
 $cc $cflags -pthread -DSANDY_SECCOMP_RUNTIME_BUILD -o "$out/seccomp_test_rt" \
-	"$src/test/seccomp_test.c" "$src/linux/seccomp.c" "$src/error.c" \
+	"$src/test/seccomp_test.c" "$src/linux/seccomp.c" "$src/core/error.c" \
 	-l:libseccomp.a
 # The precompiled programs through a classic-BPF interpreter.
 $cc $cflags -o "$out/bpf_test" "$src/test/bpf_test.c"
 # The launcher's argument parser: every rejection and its reason.
 $cc $cflags -o "$out/policy_argv_test" "$src/test/policy_argv_test.c" \
-	"$src/policy_argv.c" "$src/policy.c" "$src/error.c"
+	"$src/core/policy_argv.c" "$src/core/policy.c" "$src/core/error.c"
 # Static, so it can copy itself into the test tree as a library-free program.
 $cc $cflags -static -o "$out/landlock_test" \
-	"$src/test/landlock_test.c" "$src/linux/landlock.c" "$src/error.c"
+	"$src/test/landlock_test.c" "$src/linux/landlock.c" "$src/core/error.c"
 
 run() {
 	echo "# $*"

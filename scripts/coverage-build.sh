@@ -10,9 +10,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${1:?usage: $0 DIR}
 src="$root/csrc"
 mkdir -p "$out/obj"
-sources=(launcher.c error.c policy.c resolve.c policy_argv.c copy_dirs.c
-  linux/apply.c linux/self.c linux/pins.c linux/guard.c linux/guard_view.c linux/loader_env.c
-  linux/descriptors.c linux/namespaces.c linux/mount_view.c linux/landlock.c linux/seccomp.c)
+mapfile -t sources < <(cd "$root" && node scripts/sources.js launcher core)
 wrapped=(malloc calloc realloc strdup strndup chdir fchdir fstat stat lstat fstatat statx fstatvfs
   statvfs getcwd getline getresuid lseek memfd_create mkdir mkdirat mount umount2 mount_setattr move_mount
   open_tree fsopen fsconfig fsmount unshare readlink readlinkat realpath symlinkat write dup2 socket
@@ -21,9 +19,9 @@ cflags=(-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O0 -g)
 objects=()
 pids=()
 for f in "${sources[@]}"; do
-  o="$out/obj/$(echo "$f" | tr / _ | sed 's/\.c$/.o/')"
+  o="$out/obj/$(echo "${f#csrc/}" | tr / _ | sed 's/\.c$/.o/')"
   objects+=("$o")
-  gcc "${cflags[@]}" --coverage -fprofile-info-section=sandy_gcov_info -c "$src/$f" -o "$o" &
+  gcc "${cflags[@]}" --coverage -fprofile-info-section=sandy_gcov_info -c "$root/$f" -o "$o" &
   pids+=($!)
   if (( ${#pids[@]} >= 2 )); then wait "${pids[0]}"; pids=("${pids[@]:1}"); fi
 done

@@ -99,9 +99,9 @@ DICT
 
 fuzz_target policy_json_fuzz "$root/fuzz/corpus" 8192 \
   "$root/fuzz/policy_json_fuzz.c" \
-  "$root/csrc/policy_json.c" "$root/csrc/policy.c" "$root/csrc/error.c" -lcjson
+  "$root/csrc/core/policy_json.c" "$root/csrc/core/policy.c" "$root/csrc/core/error.c" -lcjson
 fuzz_target launch_argv_fuzz "$root/fuzz/corpus-argv" 4096 \
   "$root/fuzz/launch_argv_fuzz.c" \
-  "$root/csrc/policy_argv.c" "$root/csrc/policy.c" "$root/csrc/error.c"
+  "$root/csrc/core/policy_argv.c" "$root/csrc/core/policy.c" "$root/csrc/core/error.c"
 # Nothing to keep after a clean run.
 rm -rf "$work"

@@ -15,10 +15,7 @@ out=${1:?usage: $0 DIR [EXTRA_CFLAGS...]}
 shift
 extra=("$@")
 mkdir -p "$out"
-src="$root/csrc"
-sources=("$src/launcher.c" "$src/error.c" "$src/policy.c" "$src/resolve.c" "$src/policy_argv.c" "$src/copy_dirs.c"
-  "$src/linux/apply.c" "$src/linux/self.c" "$src/linux/pins.c" "$src/linux/guard.c" "$src/linux/guard_view.c" "$src/linux/loader_env.c" "$src/linux/descriptors.c" "$src/linux/namespaces.c" "$src/linux/mount_view.c"
-  "$src/linux/landlock.c" "$src/linux/seccomp.c")
+mapfile -t sources < <(cd "$root" && node scripts/sources.js launcher core)
 configs=(none view landlock seccomp landlock+seccomp view+seccomp view+landlock view+landlock+seccomp)
 # LAYER_BUILDS="a b": only those
 if [ -n "${LAYER_BUILDS:-}" ]; then read -r -a configs <<< "$LAYER_BUILDS"; fi
@@ -33,7 +30,7 @@ build() {
     esac
   done
   gcc -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O1 -static "${flags[@]}" "${extra[@]}" \
-    -o "$out/sandy-launcher-$name" "${sources[@]}" -l:libseccomp.a
+    -o "$out/sandy-launcher-$name" "${sources[@]/#/$root/}" -l:libseccomp.a
 }
 
 # two at a time (the machine has two cores)

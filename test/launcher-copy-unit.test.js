@@ -36,7 +36,7 @@ function rootInstall (t) {
 
 const unusable = (t, fn, message) => t.throws(fn, { code: 'SANDY_LAUNCHER_UNUSABLE', message })
 
-t.test('where copies live: a function of the user alone (csrc/copy_dirs.c)', async (t) => {
+t.test('where copies live: a function of the user alone (csrc/core/copy_dirs.c)', async (t) => {
   t.same(binding.addon.copyDirs(0), ['/var/cache/sandy-native'])
   t.same(binding.addon.copyDirs(NOBODY), [`/var/tmp/sandy-native-${NOBODY}`, `/tmp/sandy-native-${NOBODY}`, `/dev/shm/sandy-native-${NOBODY}`],
     'never a home directory: the user\'s own confined commands could re-point it')

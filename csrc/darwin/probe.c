@@ -1,4 +1,4 @@
-#include "../probe.h"
+#include "../core/probe.h"
 
 #include <string.h>
 #include <sys/utsname.h>

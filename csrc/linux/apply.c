@@ -34,7 +34,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../apply.h"
+#include "../launcher/apply.h"
 #include "linux.h"
 
 

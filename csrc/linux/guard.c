@@ -1,7 +1,7 @@
 /* The guard's steps before its namespace (guard.h): the inherited
  * descriptors, its own uid's launcher copies, and bubblewrap's argv with
  * the descriptors that carry the loader variables and the seccomp filter. */
-#include "../guard.h"
+#include "../launcher/guard.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -11,8 +11,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../copy_dirs.h"
-#include "../policy.h"
+#include "../core/copy_dirs.h"
+#include "../core/policy.h"
 #include "linux.h"
 #include "seccomp_build.h"
 

@@ -40,8 +40,8 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "../guard.h"
-#include "../resolve.h"
+#include "../launcher/guard.h"
+#include "../core/resolve.h"
 #include "linux.h"
 
 #define LOCKED_ATTRS (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)

@@ -36,7 +36,7 @@
  *   are not covered by any rule and so are inaccessible (fails closed).
  *   A deny above or at a grant drops the grant. Deny beats grant whatever
  *   the builder order, because expansion looks at every deny. */
-#include "../apply.h"
+#include "../launcher/apply.h"
 #include "linux.h"
 
 #include <dirent.h>

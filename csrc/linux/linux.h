@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "../error.h"
-#include "../resolve.h"
+#include "../core/error.h"
+#include "../core/resolve.h"
 
 /* mount_view.c: descriptors pinned before any namespace change, so the
  * view is built from the objects that were resolved, not from names. */

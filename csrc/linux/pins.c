@@ -19,7 +19,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../apply.h"
+#include "../launcher/apply.h"
 #include "linux.h"
 
 #ifndef SYS_openat2

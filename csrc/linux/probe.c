@@ -2,7 +2,7 @@
  * Checks that could change the calling process (namespaces, no_new_privs,
  * seccomp) run in short-lived forked children; programs (bwrap) run through
  * posix_spawn. Every child has a deadline and is always reaped. */
-#include "../probe.h"
+#include "../core/probe.h"
 
 #include <errno.h>
 #include <fcntl.h>

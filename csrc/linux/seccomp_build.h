@@ -11,7 +11,7 @@
 #ifdef SANDY_SECCOMP_WITH_LIBSECCOMP
 #include <seccomp.h>
 
-#include "../error.h"
+#include "../core/error.h"
 
 /* The rules of one variant; NULL with *err set on failure. */
 scmp_filter_ctx sandy_seccomp_build(unsigned variant, sandy_error *err);

@@ -3,7 +3,7 @@
  * C header, so the launcher loads ready BPF instead of running libseccomp.
  *
  *   gcc -std=c11 -D_GNU_SOURCE -DSANDY_SECCOMP_GENERATOR \
- *       csrc/linux/seccomp_gen.c csrc/linux/seccomp.c csrc/error.c \
+ *       csrc/linux/seccomp_gen.c csrc/linux/seccomp.c csrc/core/error.c \
  *       -lseccomp -o seccomp-gen
  *   ./seccomp-gen > csrc/linux/seccomp_filters.h
  *
@@ -18,7 +18,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "../error.h"
+#include "../core/error.h"
 #define SANDY_SECCOMP_WITH_LIBSECCOMP 1
 #include "seccomp_build.h"
 

@@ -28,9 +28,9 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include "../apply.h"
-#include "../copy_dirs.h"
-#include "../resolve.h"
+#include "../launcher/apply.h"
+#include "../core/copy_dirs.h"
+#include "../core/resolve.h"
 #include "linux.h"
 
 #ifndef SYS_openat2

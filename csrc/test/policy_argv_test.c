@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../policy_argv.h"
+#include "../core/policy_argv.h"
 
 #define MAGIC SANDY_ARGV_MAGIC
 #define NONCE "0123456789abcdef"

@@ -23,11 +23,9 @@
 
 #include <stddef.h>
 
-#include "error.h"
+#include "../core/error.h"
+#include "../core/protocol.h"
 
-#define SANDY_GUARD_MAGIC "--sandy-guard-v1"
-/* --protect words at most (the provider's and the guard's own copies) */
-#define SANDY_GUARD_PROTECT_MAX 16
 
 /* The inherited descriptors, then the guard's own uid's launcher copies
  * that exist (sandy_open_copy_dir), each refused where the root exposes it

@@ -1,6 +1,6 @@
 #include "probe.h"
 
-#include "apply.h"
+#include "protocol.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -5,13 +5,11 @@
 #ifndef SANDY_APPLY_H
 #define SANDY_APPLY_H
 
-#include "error.h"
-#include "policy_argv.h"
-#include "resolve.h"
+#include "../core/error.h"
+#include "../core/policy_argv.h"
+#include "../core/protocol.h"
+#include "../core/resolve.h"
 
-/* Both levels need Landlock ABI 6 (Linux 6.12): signal and abstract UNIX
- * socket scoping. The probe judges backends by the same number. */
-#define SANDY_LANDLOCK_MIN_ABI 6
 
 typedef enum sandy_apply_level {
 	/* namespaces + descriptor-built view + Landlock + seccomp */

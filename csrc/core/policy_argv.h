@@ -13,7 +13,7 @@
  *
  * --nonce and the last six are not policy vocabulary:
  * --nonce: the provider's per-call tag for the launcher's fatal line
- *   (launcher.h), 16 to 64 lowercase hex digits;
+ *   (protocol.h), 16 to 64 lowercase hex digits;
  * --tmpfs: the seam's private temp area, an empty writable tmpfs the
  *   launcher mounts at PATH in the view;
  * --landlock-only: the level for hosts without user namespaces (apply.h);

@@ -7,11 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "copy_dirs.h"
-#include "guard.h"
-#include "launcher.h"
-#include "policy_argv.h"
-#include "resolve.h"
+#include "../core/copy_dirs.h"
+#include "../launcher/guard.h"
+#include "../core/protocol.h"
+#include "../core/policy_argv.h"
+#include "../core/resolve.h"
 
 /* ---- dialects --------------------------------------------------------- */
 

@@ -1,7 +1,7 @@
 /* sandy-launcher: the in-child apply helper. It reads a policy from its
  * argv (policy_argv.h), resolves it against the cwd snapshot, applies it to
  * ITSELF and only then execs the target. Any failure before the exec ends
- * the process with the protocol of launcher.h: nothing runs unconfined. */
+ * the process with the protocol of protocol.h: nothing runs unconfined. */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -9,13 +9,13 @@
 #include <unistd.h>
 
 #include "apply.h"
-#include "copy_dirs.h"
+#include "../core/copy_dirs.h"
 #include "guard.h"
-#include "launcher.h"
-#include "policy_argv.h"
-#include "resolve.h"
+#include "../core/protocol.h"
+#include "../core/policy_argv.h"
+#include "../core/resolve.h"
 
-/* nonce: the provider's per-call tag (launcher.h), or NULL. */
+/* nonce: the provider's per-call tag (protocol.h), or NULL. */
 static void __attribute__((noreturn)) die(const sandy_error *err,
 					  const char *nonce)
 {

@@ -6,10 +6,10 @@
 
 #include <stddef.h>
 
-#include "error.h"
-#include "policy.h"
-#include "policy_argv.h"
-#include "probe.h"
+#include "../core/error.h"
+#include "../core/policy.h"
+#include "../core/policy_argv.h"
+#include "../core/probe.h"
 
 typedef enum sandy_mode {
 	SANDY_MODE_READ_ONLY = 1,

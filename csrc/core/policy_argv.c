@@ -1,6 +1,6 @@
 #include "policy_argv.h"
 
-#include "launcher.h"
+#include "protocol.h"
 
 #include <stdlib.h>
 #include <string.h>

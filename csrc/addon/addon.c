@@ -7,14 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "copy_dirs.h"
-#include "error.h"
-#include "launcher.h"
-#include "policy.h"
-#include "policy_argv.h"
-#include "policy_json.h"
-#include "probe.h"
-#include "resolve.h"
+#include "../core/copy_dirs.h"
+#include "../core/error.h"
+#include "../core/protocol.h"
+#include "../core/policy.h"
+#include "../core/policy_argv.h"
+#include "../core/policy_json.h"
+#include "../core/probe.h"
+#include "../core/resolve.h"
 #include "seam.h"
 
 #define CHECK(call)                                                          \

@@ -1,0 +1,41 @@
+/* Everything the two programs (the addon inside Node, sandy-launcher in its
+ * own process) agree on, in one header. The messages themselves are encoded
+ * and decoded each in one file: policy_argv.c (a policy and its launch
+ * options), guard_argv.c (the guard mode's words), probe.c (the probe
+ * report). lib/vocabulary.js carries these numbers to JS (vocabulary.h).
+ *
+ * Failure: when any step fails before the target runs, the launcher writes
+ * ONE line
+ *   "sandy-launcher: fatal: <Phase>: <why>"
+ * on stderr, ended by " [run NONCE]" when the provider passed --nonce, and
+ * exits with SANDY_LAUNCHER_EXIT_FAILURE. Nothing runs after. The nonce is
+ * the provider's per-call secret: the command never sees the launcher's
+ * argv, so it cannot print a line that passes for the launcher's.
+ *
+ * Modes, chosen by argv[1]:
+ *   SANDY_GUARD_MAGIC   guard in front of bubblewrap (guard_argv.h)
+ *   SANDY_PROBE_MAGIC   measure the host and print the report (probe.h)
+ *   anything else       a policy to enforce (policy_argv.h) */
+#ifndef SANDY_PROTOCOL_H
+#define SANDY_PROTOCOL_H
+
+#define SANDY_LAUNCHER_NAME "sandy-launcher"
+#define SANDY_LAUNCHER_FATAL_PREFIX "sandy-launcher: fatal: "
+#define SANDY_LAUNCHER_EXIT_FAILURE 125
+/* The target could not be executed: the shell's conventions. */
+#define SANDY_LAUNCHER_EXIT_NOEXEC 126
+#define SANDY_LAUNCHER_EXIT_NOTFOUND 127
+/* --nonce: lowercase hex digits, this many at least and at most */
+#define SANDY_NONCE_MIN 16
+#define SANDY_NONCE_MAX 64
+
+#define SANDY_GUARD_MAGIC "--sandy-guard-v1"
+/* --protect words at most (the provider's and the guard's own copies) */
+#define SANDY_GUARD_PROTECT_MAX 16
+#define SANDY_PROBE_MAGIC "--sandy-probe-v1"
+
+/* Both levels need Landlock ABI 6 (Linux 6.12): signal and abstract UNIX
+ * socket scoping. The probe judges backends by the same number. */
+#define SANDY_LANDLOCK_MIN_ABI 6
+
+#endif

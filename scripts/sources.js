@@ -1,0 +1,37 @@
+'use strict'
+// The C sources of each program, listed once. binding.gyp reads them
+// (<!@(node scripts/sources.js addon)), and so do the scripts that build the
+// launcher another way (sanitizers, coverage, per-layer builds, C tests).
+//
+//   node scripts/sources.js GROUP...   prints the files, one per line
+//
+// core:     what both programs build from source (never one shared object:
+//           the launcher may be built by another toolchain than the addon)
+// addon:    the Node-API glue and the seam, with the JSON document parser
+// launcher: the launcher's main and the Linux steps it runs
+const linuxLauncher = ['apply', 'self', 'pins', 'guard', 'guard_view', 'loader_env', 'descriptors',
+  'namespaces', 'mount_view', 'landlock', 'seccomp']
+
+const groups = {
+  core: ['core/error.c', 'core/policy.c', 'core/resolve.c', 'core/policy_argv.c', 'core/copy_dirs.c'],
+  addon: ['addon/addon.c', 'addon/seam.c', 'core/policy_json.c', 'core/probe.c'],
+  'addon-linux': ['linux/probe.c'],
+  'addon-darwin': ['darwin/probe.c'],
+  launcher: ['launcher/launcher.c', ...linuxLauncher.map((f) => `linux/${f}.c`)]
+}
+
+function sources (group) {
+  if (!Object.hasOwn(groups, group)) throw new Error(`unknown source group: ${group}`)
+  return groups[group].map((f) => `csrc/${f}`)
+}
+
+module.exports = { groups, sources }
+
+if (require.main === module) {
+  const names = process.argv.slice(2)
+  if (names.length === 0 || !names.every((n) => Object.hasOwn(groups, n))) {
+    process.stderr.write(`usage: sources.js GROUP... (${Object.keys(groups).join(', ')})\n`)
+    process.exit(2)
+  }
+  process.stdout.write(names.flatMap(sources).join('\n') + '\n')
+}
