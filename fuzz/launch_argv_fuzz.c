@@ -9,7 +9,7 @@
  *  - an accepted launch, written back with the encoder and parsed again,
  *    encodes to the very same words (encoder and decoder agree).
  * scripts/fuzz.sh builds and runs it. */
-#include "policy_argv.h"
+#include "../csrc/core/policy_argv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
