@@ -46,7 +46,7 @@ function verifiedLauncherPath () {
   return verifiedLauncher({ source: launcherPath(), digest: launcherDigest, dirs: copyDirs() })
 }
 
-// Where this user's copies live (csrc/copy_dirs.c), and the directories
+// Where this user's copies live (csrc/core/copy_dirs.c), and the directories
 // every sandbox of the user keeps read-only: the launcher's and those.
 const copyDirs = () => addon.copyDirs(process.geteuid())
 const guardedDirs = (launcher) => protectedDirs(launcher, copyDirs())

@@ -10,7 +10,7 @@ const { SandboxError } = require('./errors')
 const { SandboxPolicy, cwdBytes, resolveNative } = require('./policy')
 const { probe } = require('./probe')
 
-// The launcher's dialect comes from the C core (csrc/seam.c), the one place
+// The launcher's dialect comes from the C core (csrc/addon/seam.c), the one place
 // that knows its failure protocol (one line starting
 // 'sandy-launcher: fatal:', exit 125, tagged per run below) and what its
 // denials print:
@@ -33,7 +33,7 @@ const DENIAL_SIGNATURES = Object.freeze([...DIALECT.denialSignatures])
 const DENIAL_SIGNATURES_NO_FORK = Object.freeze([...DIALECT.denialSignatures, 'Cannot fork'])
 
 // Each confined run gets its own secret tag, which the launcher appends to
-// its fatal line (csrc/launcher.h). The command never sees the launcher's
+// its fatal line (csrc/core/protocol.h). The command never sees the launcher's
 // argv, so it cannot print a line that passes for a runner failure.
 function newNonce () {
   return crypto.randomBytes(16).toString('hex')

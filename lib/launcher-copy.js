@@ -29,7 +29,7 @@ function unusable (why) {
 
 // The directories every sandbox of this user keeps read-only and
 // unrenamable: the chosen launcher's own, and each of the user's copy
-// directories (candidates: csrc/copy_dirs.c, best first). A missing one is
+// directories (candidates: csrc/core/copy_dirs.c, best first). A missing one is
 // made first, so that a sandbox started now protects it even if another
 // process of the user puts a copy there later; one that another user
 // squats, or that lies behind a symlink, is no copy directory and is left
@@ -264,7 +264,7 @@ let state = null
 // The path of a verified launcher (a private copy, or the original where
 // only root can change it), checked at every call. Throws
 // SANDY_LAUNCHER_UNUSABLE rather than ever return an unverified one.
-// dirs: where copies may go, best first (csrc/copy_dirs.c's list for euid).
+// dirs: where copies may go, best first (csrc/core/copy_dirs.c's list for euid).
 function verifiedLauncher ({ source, digest, dirs }, euid = process.geteuid()) {
   if (state && state.source === source && state.digest === digest && state.euid === euid && state.dirs === dirs && stillValid(state.at)) {
     return state.at.file
