@@ -12,7 +12,6 @@
       "libraries": ["-lcjson"],
       "conditions": [
         ["sanitize==1", {"cflags_c": ["<@(sanitize_cflags)"], "ldflags": ["-fsanitize=address,undefined"]}],
-        ["OS=='linux'", {"sources": ["<!@(node scripts/sources.js addon-linux)"]}],
         ["OS=='mac'", {
           "sources": ["<!@(node scripts/sources.js addon-darwin)"],
           "xcode_settings": {"OTHER_CFLAGS": ["<@(strict_cflags)"]}

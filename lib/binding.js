@@ -23,7 +23,7 @@ function launcherPath (dir = path.dirname(addonPath)) {
   } catch (err) {
     const why = err.code === 'ENOENT' ? 'is missing' : 'is not executable'
     const e = new Error(`the sandy launcher ${why} (expected next to the loaded addon, in ${dir}); ` +
-      'reinstall sandy-native or run `npm run build`')
+      'run `npm rebuild sandy-native`')
     e.code = 'SANDY_LAUNCHER_UNUSABLE'
     throw e
   }

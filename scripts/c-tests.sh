@@ -41,6 +41,9 @@ $cc $cflags -o "$out/bpf_test" "$src/test/bpf_test.c"
 # The launcher's argument parser: every rejection and its reason.
 $cc $cflags -o "$out/policy_argv_test" "$src/test/policy_argv_test.c" \
 	"$src/core/policy_argv.c" "$src/core/policy.c" "$src/core/error.c"
+# The launcher's probe report: round trip, refusals, the judge.
+$cc $cflags -o "$out/probe_wire_test" "$src/test/probe_wire_test.c" \
+	"$src/core/probe.c"
 # Static, so it can copy itself into the test tree as a library-free program.
 $cc $cflags -static -o "$out/landlock_test" \
 	"$src/test/landlock_test.c" "$src/linux/landlock.c" "$src/core/error.c"
@@ -50,7 +53,7 @@ run() {
 	"$@" || status=1
 }
 
-for t in bpf_test policy_argv_test seccomp_test seccomp_test_rt landlock_test; do
+for t in bpf_test policy_argv_test probe_wire_test seccomp_test seccomp_test_rt landlock_test; do
 	run "$out/$t"
 done
 

@@ -10,12 +10,12 @@
 // addon:    the Node-API glue and the seam, with the JSON document parser
 // launcher: the launcher's main and the Linux steps it runs
 const linuxLauncher = ['apply', 'self', 'pins', 'guard', 'guard_view', 'loader_env', 'descriptors',
-  'namespaces', 'mount_view', 'landlock', 'seccomp']
+  'namespaces', 'mount_view', 'landlock', 'seccomp', 'probe']
 
 const groups = {
-  core: ['core/error.c', 'core/policy.c', 'core/resolve.c', 'core/policy_argv.c', 'core/copy_dirs.c'],
-  addon: ['addon/addon.c', 'addon/seam.c', 'core/policy_json.c', 'core/probe.c'],
-  'addon-linux': ['linux/probe.c'],
+  core: ['core/error.c', 'core/policy.c', 'core/resolve.c', 'core/policy_argv.c', 'core/copy_dirs.c',
+    'core/probe.c', 'core/run.c'],
+  addon: ['addon/addon.c', 'addon/seam.c', 'addon/probe.c', 'core/policy_json.c'],
   'addon-darwin': ['darwin/probe.c'],
   launcher: ['launcher/launcher.c', ...linuxLauncher.map((f) => `linux/${f}.c`)]
 }

@@ -13,6 +13,7 @@ const crypto = require('node:crypto')
 const { spawn, spawnSync } = require('node:child_process')
 const { users, plainNodeEnv, withSanitizerEnv } = require('./helpers/sandbox.js')
 const { launcherDigest, addonPath } = require('../lib/binding.js')
+const { installPackage } = require('./helpers/package-copy.js')
 
 const ROOT = path.join(__dirname, '..')
 const RELEASE = path.dirname(addonPath)
@@ -24,22 +25,6 @@ const BACKENDS = ['sandy', 'bwrap']
 
 function sha256 (file) {
   return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex')
-}
-
-// This package, installed (copied) into dir/node_modules/sandy-native and
-// owned by `owner`: what a project that depends on it holds.
-function installPackage (dir, owner) {
-  const pkg = path.join(dir, 'node_modules', 'sandy-native')
-  fs.mkdirSync(path.join(pkg, 'build', 'Release'), { recursive: true })
-  for (const part of ['lib', 'bin']) fs.cpSync(path.join(ROOT, part), path.join(pkg, part), { recursive: true })
-  fs.copyFileSync(path.join(ROOT, 'package.json'), path.join(pkg, 'package.json'))
-  for (const f of ['sandy.node', 'sandy-launcher', 'sandy-launcher.sha256']) {
-    fs.copyFileSync(path.join(RELEASE, f), path.join(pkg, 'build', 'Release', f))
-  }
-  fs.chmodSync(path.join(pkg, 'build', 'Release', 'sandy-launcher'), 0o755)
-  fs.cpSync(path.join(ROOT, 'node_modules', 'node-gyp-build'), path.join(dir, 'node_modules', 'node-gyp-build'), { recursive: true })
-  spawnSync('chown', ['-R', `${owner.uid}:${owner.gid}`, path.join(dir, 'node_modules')])
-  return pkg
 }
 
 function ownedDir (p, user, mode = 0o755) {

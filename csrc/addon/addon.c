@@ -697,14 +697,52 @@ static napi_value verdict_to_js(napi_env env, const sandy_backend_verdict *v)
 	return o;
 }
 
+/* A string argument or null (*out NULL); a string that does not fit buf
+ * is refused rather than cut. */
+static napi_value get_string_or_null(napi_env env, napi_value v,
+				     const char *name, char *buf, size_t size,
+				     const char **out)
+{
+	napi_valuetype t;
+	size_t len;
+
+	CHECK(napi_typeof(env, v, &t));
+	*out = NULL;
+	if (t == napi_null)
+		return v;
+	if (t != napi_string) {
+		napi_throw_type_error(env, "ESANDYARGS", name);
+		return NULL;
+	}
+	CHECK(napi_get_value_string_utf8(env, v, NULL, 0, &len));
+	if (len >= size) {
+		napi_throw_range_error(env, "ESANDYARGS", name);
+		return NULL;
+	}
+	CHECK(napi_get_value_string_utf8(env, v, buf, size, &len));
+	*out = buf;
+	return v;
+}
+
+/* probe(launcher, problem): the launcher's report (addon/probe.c), or,
+ * with launcher null, every Linux backend unusable because of problem. */
 static napi_value probe(napi_env env, napi_callback_info info)
 {
-	sandy_probe_report r;
-	napi_value o = make_object(env), backends = make_object(env);
+	static sandy_probe_report r;
+	static char path[SANDY_PATH_MAX_BYTES + 1], problem[SANDY_PROBE_TEXT];
+	const char *launcher, *why;
+	napi_value argv[2], o, backends;
 	int i;
 
-	(void)info;
-	sandy_probe_run(&r);
+	if (get_args(env, info, 2, argv) == NULL ||
+	    get_string_or_null(env, argv[0], "launcher must be a path or null",
+			       path, sizeof(path), &launcher) == NULL ||
+	    get_string_or_null(env, argv[1], "problem must be a string or null",
+			       problem, sizeof(problem), &why) == NULL)
+		return NULL;
+	sandy_probe_ask(launcher, why, &r);
+	o = make_object(env);
+	backends = make_object(env);
 	if (o == NULL || backends == NULL ||
 	    !set_prop(env, o, "platform", make_string(env, r.platform)) ||
 	    !set_prop(env, o, "kernelRelease",

@@ -50,12 +50,24 @@ static void check_landlock_abi(const sandy_probe_report *r,
 	add_reason(v, buf);
 }
 
+/* Every Linux backend runs the launcher: as itself, or as bubblewrap's
+ * guard. Without its answer no fact below was measured. */
+static bool launcher_answered(const sandy_probe_report *r,
+			      sandy_backend_verdict *v)
+{
+	if (!r->launcher_ok)
+		add_reason(v, r->launcher_detail);
+	return r->launcher_ok;
+}
+
 static void judge_sandy(const sandy_probe_report *r, sandy_backend_verdict *v)
 {
 	if (!is_linux(r)) {
 		add_reason(v, "the sandy launcher runs on Linux only");
 		return;
 	}
+	if (!launcher_answered(r, v))
+		return;
 	check_landlock_abi(r, v);
 	if (!r->user_namespaces)
 		add_reason(v, "cannot create user+mount+IPC namespaces "
@@ -82,6 +94,8 @@ static void judge_bwrap(const sandy_probe_report *r, sandy_backend_verdict *v)
 
 	if (!is_linux(r)) {
 		add_reason(v, "bubblewrap runs on Linux only");
+	} else if (!launcher_answered(r, v)) {
+		return;
 	} else if (!r->bwrap_found) {
 		add_reason(v, "bubblewrap not found in /usr/bin, /bin, "
 			      "/usr/local/bin (install the bubblewrap package)");
@@ -110,6 +124,8 @@ static void judge_landlock(const sandy_probe_report *r,
 		add_reason(v, "Landlock is a Linux mechanism");
 		return;
 	}
+	if (!launcher_answered(r, v))
+		return;
 	check_landlock_abi(r, v);
 	if (!r->seccomp_filter)
 		add_reason(v, "seccomp filters cannot be loaded");
@@ -148,4 +164,151 @@ void sandy_probe_judge(sandy_probe_report *r)
 	judge_bwrap(r, &r->backends[SANDY_BACKEND_BWRAP]);
 	judge_landlock(r, &r->backends[SANDY_BACKEND_LANDLOCK]);
 	judge_seatbelt(r, &r->backends[SANDY_BACKEND_SEATBELT]);
+}
+
+/* ---- the report on the wire (probe.h) --------------------------------- */
+
+typedef struct writer {
+	char *buf;
+	size_t len, used;
+	bool full;
+} writer;
+
+static void put(writer *w, const char *name, const char *value)
+{
+	int n = snprintf(w->buf + w->used, w->len - w->used, "%s%s%s\n",
+			 name, name[0] ? "=" : "", value);
+
+	if (n < 0 || (size_t)n >= w->len - w->used)
+		w->full = true;
+	else
+		w->used += (size_t)n;
+}
+
+static void put_bool(writer *w, const char *name, bool b)
+{
+	put(w, name, b ? "1" : "0");
+}
+
+static void put_int(writer *w, const char *name, int i)
+{
+	char num[16];
+
+	snprintf(num, sizeof(num), "%d", i < 0 ? 0 : i > 9999 ? 9999 : i);
+	put(w, name, num);
+}
+
+static void put_text(writer *w, const char *name, const char *text)
+{
+	char clean[SANDY_PROBE_TEXT];
+	size_t n = 0;
+
+	for (; *text && n + 1 < sizeof(clean); text++)
+		if (*text >= 0x20 && *text <= 0x7e)
+			clean[n++] = *text;
+	clean[n] = '\0';
+	put(w, name, clean);
+}
+
+int sandy_probe_encode(const sandy_probe_report *r, char *buf, size_t len)
+{
+	writer w = {buf, len, 0, len == 0};
+
+	if (w.full)
+		return -1;
+	put(&w, "", SANDY_PROBE_HEADER);
+#define ENC_B(f) put_bool(&w, #f, r->f);
+#define ENC_I(f) put_int(&w, #f, r->f);
+#define ENC_T(f) put_text(&w, #f, r->f);
+	SANDY_PROBE_FIELDS(ENC_B, ENC_I, ENC_T)
+#undef ENC_B
+#undef ENC_I
+#undef ENC_T
+	put(&w, "", "end");
+	return w.full ? -1 : (int)w.used;
+}
+
+/* The next line, which must be NAME=VALUE (or exactly NAME when value is
+ * NULL); *value points into text, its length in *n. */
+static bool take(const char **text, const char *name, const char **value,
+		 size_t *n)
+{
+	size_t k = strlen(name);
+	const char *line = *text, *end = strchr(line, '\n');
+
+	if (end == NULL)
+		return false;
+	*text = end + 1;
+	if (value == NULL)
+		return (size_t)(end - line) == k && strncmp(line, name, k) == 0;
+	if (strncmp(line, name, k) != 0 || line[k] != '=')
+		return false;
+	*value = line + k + 1;
+	*n = (size_t)(end - *value);
+	return true;
+}
+
+static bool get_bool(const char **text, const char *name, bool *out)
+{
+	const char *v;
+	size_t n;
+
+	if (!take(text, name, &v, &n) || n != 1 || (v[0] != '0' && v[0] != '1'))
+		return false;
+	*out = v[0] == '1';
+	return true;
+}
+
+static bool get_int(const char **text, const char *name, int *out)
+{
+	const char *v;
+	size_t n, i;
+	int x = 0;
+
+	if (!take(text, name, &v, &n) || n == 0 || n > 4)
+		return false;
+	for (i = 0; i < n; i++) {
+		if (v[i] < '0' || v[i] > '9')
+			return false;
+		x = x * 10 + (v[i] - '0');
+	}
+	*out = x;
+	return true;
+}
+
+static bool get_text(const char **text, const char *name, char *out,
+		     size_t size)
+{
+	const char *v;
+	size_t n, i;
+
+	if (!take(text, name, &v, &n) || n >= size)
+		return false;
+	for (i = 0; i < n; i++)
+		if (v[i] < 0x20 || v[i] > 0x7e)
+			return false;
+	memcpy(out, v, n);
+	out[n] = '\0';
+	return true;
+}
+
+int sandy_probe_decode(const char *text, sandy_probe_report *r)
+{
+	sandy_probe_report d;
+
+	memset(&d, 0, sizeof(d));
+	snprintf(d.platform, sizeof(d.platform), "linux");
+	if (!take(&text, SANDY_PROBE_HEADER, NULL, NULL))
+		return -1;
+#define DEC_B(f) if (!get_bool(&text, #f, &d.f)) return -1;
+#define DEC_I(f) if (!get_int(&text, #f, &d.f)) return -1;
+#define DEC_T(f) if (!get_text(&text, #f, d.f, sizeof(d.f))) return -1;
+	SANDY_PROBE_FIELDS(DEC_B, DEC_I, DEC_T)
+#undef DEC_B
+#undef DEC_I
+#undef DEC_T
+	if (!take(&text, "end", NULL, NULL) || *text != '\0')
+		return -1;
+	*r = d;
+	return 0;
 }

@@ -1,10 +1,16 @@
-/* Host probe: measured facts, never assumptions. Each platform implements
- * sandy_probe_run() in its own directory (linux/probe.c, darwin/probe.c).
- * Every check that runs a program or a child has a timeout. */
+/* Host probe: measured facts, never assumptions. On Linux the facts come
+ * from the binary that enforces: the addon runs the launcher's probe mode
+ * (SANDY_PROBE_MAGIC, linux/probe.c), which tries each step with the code
+ * that enforces it in a short-lived child and prints the report in the
+ * format below; a launcher that cannot run or answer leaves every backend
+ * that needs it unusable. macOS has no launcher: darwin/probe.c measures
+ * in the addon. Every check that runs a program or a child has a
+ * timeout. */
 #ifndef SANDY_PROBE_H
 #define SANDY_PROBE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #define SANDY_PROBE_TEXT 512
 
@@ -41,7 +47,9 @@ typedef struct sandy_probe_report {
 	bool bwrap_works;       /* `bwrap --ro-bind / / true` exited 0 */
 	char bwrap_detail[SANDY_PROBE_TEXT];
 	bool sandbox_exec;      /* macOS: /usr/bin/sandbox-exec present */
-	bool root_user;         /* the calling process runs as uid 0 */
+	bool root_user;         /* real, effective or saved uid 0 */
+	bool launcher_ok;       /* Linux: the launcher answered its probe */
+	char launcher_detail[SANDY_PROBE_TEXT]; /* why not, and the fix */
 	sandy_backend_verdict backends[SANDY_BACKEND_COUNT];
 } sandy_probe_report;
 
@@ -51,7 +59,40 @@ const char *sandy_backend_name(sandy_backend_id id);
  * the design, in one platform-neutral place. Called by sandy_probe_run. */
 void sandy_probe_judge(sandy_probe_report *r);
 
-/* Fills *r. Never fails: a check that cannot run reports false with why. */
+/* The platform's measurement (linux/probe.c in the launcher's probe mode,
+ * darwin/probe.c in the addon). Fills *r, judged. Never fails: a check that
+ * cannot run reports false with why. */
 void sandy_probe_run(sandy_probe_report *r);
+
+/* The addon's probe (addon/probe.c): on Linux the launcher's report, or,
+ * when launcher is NULL, every Linux backend unusable because of problem
+ * (words a user can act on); elsewhere sandy_probe_run. Fills *r,
+ * judged. */
+void sandy_probe_ask(const char *launcher, const char *problem,
+		     sandy_probe_report *r);
+
+/* The launcher's probe report on the wire: the header line, one line per
+ * field in this order, then the end line:
+ *
+ *   report := "sandy-probe-v1\n" { NAME "=" VALUE "\n" } "end\n"
+ *
+ * B fields are "0" or "1", I fields a decimal number 0..9999, T fields
+ * printable ASCII (0x20..0x7e) shorter than the field. The encoder drops
+ * other bytes of a T field; the decoder refuses any deviation: a missing,
+ * extra or reordered line, or a value out of bounds. */
+#define SANDY_PROBE_HEADER "sandy-probe-v1"
+#define SANDY_PROBE_FIELDS(B, I, T)                                          \
+	T(kernel_release) I(landlock_abi) I(landlock_errata)                 \
+	B(user_namespaces) T(user_namespaces_detail) B(mount_api)           \
+	B(openat2) B(seccomp_filter) B(no_new_privs) B(bwrap_found)         \
+	T(bwrap_path) T(bwrap_version) B(bwrap_works) T(bwrap_detail)       \
+	B(root_user)
+
+/* Writes the report's measured fields to buf; the length, or -1 when buf
+ * is too small. */
+int sandy_probe_encode(const sandy_probe_report *r, char *buf, size_t len);
+/* Fills r's measured fields from text (platform "linux"); 0, or -1 when
+ * the text is not a report. */
+int sandy_probe_decode(const char *text, sandy_probe_report *r);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "apply.h"
 #include "../core/copy_dirs.h"
+#include "../core/probe.h"
 #include "guard.h"
 #include "../core/protocol.h"
 #include "../core/policy_argv.h"
@@ -145,6 +146,25 @@ static void __attribute__((noreturn)) guard(int argc, char *argv[],
 	die(&err, nonce);
 }
 
+/* Probe mode (probe.h): the host measured by the code that enforces, the
+ * report on stdout. */
+static void __attribute__((noreturn)) probe(void)
+{
+	static sandy_probe_report r;
+	static char text[4096];
+	sandy_error err = {0};
+	int n;
+
+	sandy_probe_run(&r);
+	n = sandy_probe_encode(&r, text, sizeof(text));
+	if (n < 0 || write(STDOUT_FILENO, text, (size_t)n) != n) {
+		sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED,
+			   "the probe report cannot be written");
+		die(&err, NULL);
+	}
+	_exit(0);
+}
+
 int main(int argc, char *argv[])
 {
 	sandy_launch launch;
@@ -158,6 +178,8 @@ int main(int argc, char *argv[])
 
 	if (argc > 1 && strcmp(argv[1], SANDY_GUARD_MAGIC) == 0)
 		guard(argc, argv, nonce);
+	if (argc == 2 && strcmp(argv[1], SANDY_PROBE_MAGIC) == 0)
+		probe();
 
 	if (sandy_launch_from_argv(argc - 1, argv + 1, &launch, &err) != 0)
 		die(&err, nonce);

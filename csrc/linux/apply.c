@@ -202,16 +202,25 @@ static int apply_full(const sandy_resolved *r, int abi, sandy_error *err)
 	return restrict_self(r, abi, true, err);
 }
 
-/* Without the view nothing governs chmod, chown, utime or xattr changes,
- * which for uid 0 reach every file root owns: that level refuses it. */
-static int check_landlock_only_uid(sandy_error *err)
+int sandy_runs_as_root(void)
 {
 	uid_t ruid, euid, suid;
 
 	if (getresuid(&ruid, &euid, &suid) != 0)
+		return -1;
+	return ruid == 0 || euid == 0 || suid == 0;
+}
+
+/* Without the view nothing governs chmod, chown, utime or xattr changes,
+ * which for uid 0 reach every file root owns: that level refuses it. */
+static int check_landlock_only_uid(sandy_error *err)
+{
+	int root = sandy_runs_as_root();
+
+	if (root < 0)
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 				  "uid: getresuid failed (errno %d)", errno);
-	if (ruid == 0 || euid == 0 || suid == 0)
+	if (root)
 		return sandy_fail(err, SANDY_ERR_UNSUPPORTED,
 				  "the Landlock-only level does not confine "
 				  "uid 0 (chmod and chown are not governed "

@@ -68,6 +68,9 @@
 #ifndef LANDLOCK_CREATE_RULESET_VERSION
 #define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
 #endif
+#ifndef LANDLOCK_CREATE_RULESET_ERRATA
+#define LANDLOCK_CREATE_RULESET_ERRATA (1U << 1)
+#endif
 #ifndef LANDLOCK_ACCESS_FS_REFER
 #define LANDLOCK_ACCESS_FS_REFER (1ULL << 13) /* ABI 2 */
 #endif
@@ -159,6 +162,15 @@ int sandy_landlock_abi(void)
 {
 	long v = syscall(__NR_landlock_create_ruleset, NULL, 0,
 			 LANDLOCK_CREATE_RULESET_VERSION);
+
+	return v > 0 && v < INT_MAX ? (int)v : 0;
+}
+
+int sandy_landlock_errata(void)
+{
+	/* Kernels predating the errata flag reject it with EINVAL. */
+	long v = syscall(__NR_landlock_create_ruleset, NULL, 0,
+			 LANDLOCK_CREATE_RULESET_ERRATA);
 
 	return v > 0 && v < INT_MAX ? (int)v : 0;
 }

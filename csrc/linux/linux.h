@@ -74,8 +74,9 @@ int sandy_open_copy_dir(const char *dir, uid_t uid);
 int sandy_refuse_writable_over(const char *grant, const char *dir, uid_t uid,
 			       sandy_error *err);
 
-/* landlock.c */
+/* landlock.c: the ABI version and the errata bitmask, 0 when absent */
 int sandy_landlock_abi(void);
+int sandy_landlock_errata(void);
 /* Unsupported unless abi can enforce r (ABI >= 6; >= 4 to block TCP):
  * asked before anything irreversible, and again by restrict. */
 int sandy_landlock_check(const sandy_resolved *r, int abi, sandy_error *err);
@@ -90,6 +91,10 @@ int sandy_seccomp_load(const sandy_resolved *r, sandy_error *err);
 /* seccomp.c: writes one filter (seccomp_build.h's variant bits) to fd as
  * a raw BPF program, for a runner that loads it itself (bwrap --seccomp). */
 int sandy_seccomp_export(unsigned variant, int fd, sandy_error *err);
+
+/* apply.c: 1 when the real, effective or saved uid is 0 (the
+ * Landlock-only level refuses it), 0 when none is, -1 with errno. */
+int sandy_runs_as_root(void);
 
 /* loader_env.c: moves every variable glibc's loader honours only in
  * ordinary programs (LD_*, GLIBC_TUNABLES, ...) out of env, compacting it
