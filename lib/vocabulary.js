@@ -18,6 +18,8 @@ const SECTIONS = Object.freeze([
   Object.freeze({ document: 'deny_subtrees', property: 'denySubtrees', option: '--deny-subtree' }),
   Object.freeze({ document: 'deny_write_exact', property: 'denyWriteExact', option: '--deny-write-exact' })
 ])
+// The same, as each section's document key by its JS property.
+const DOCUMENT_KEYS = Object.freeze({ grants: 'grants', executableGrants: 'executable_grants', denySubtrees: 'deny_subtrees', denyWriteExact: 'deny_write_exact' })
 
 // A grant's access and scope, the network: the JS enumerations' keys and
 // words.
@@ -61,8 +63,9 @@ const LAUNCHER = Object.freeze({
   probeMagic: '--sandy-probe-v1'
 })
 
-module.exports = {
+module.exports = Object.freeze({
   SECTIONS,
+  DOCUMENT_KEYS,
   AccessMode,
   PathScope,
   NetworkPolicy,
@@ -75,4 +78,4 @@ module.exports = {
   POLICY_DOCUMENT_ERROR_KINDS,
   SCHEMA_VERSION,
   LAUNCHER
-}
+})

@@ -96,6 +96,16 @@ static void sections(void)
 	SANDY_SECTION_MAP(SANDY_X)
 #undef SANDY_X
 	printf("])\n");
+
+	printf("// The same, as each section's document key by its JS property.\n"
+	       "const DOCUMENT_KEYS = Object.freeze({ ");
+	{
+		int first = 1;
+#define SANDY_X(id, key, property, option) pair(&first, property, key);
+		SANDY_SECTION_MAP(SANDY_X)
+#undef SANDY_X
+	}
+	printf(" })\n");
 }
 
 /* The JS enumeration objects of lib/policy.js: {Key: 'word', ...}. */
@@ -200,8 +210,9 @@ int main(void)
 	enumerations();
 	lists();
 	launcher();
-	printf("\nmodule.exports = {\n"
+	printf("\nmodule.exports = Object.freeze({\n"
 	       "  SECTIONS,\n"
+	       "  DOCUMENT_KEYS,\n"
 	       "  AccessMode,\n"
 	       "  PathScope,\n"
 	       "  NetworkPolicy,\n"
@@ -214,7 +225,7 @@ int main(void)
 	       "  POLICY_DOCUMENT_ERROR_KINDS,\n"
 	       "  SCHEMA_VERSION,\n"
 	       "  LAUNCHER\n"
-	       "}\n");
+	       "})\n");
 	if (fflush(stdout) != 0 || ferror(stdout))
 		failed = 1;
 	if (failed)
