@@ -7,9 +7,10 @@ const fs = require('node:fs')
 const path = require('node:path')
 const load = require('node-gyp-build')
 const { verifiedLauncher, protectedDirs } = require('./launcher-copy')
+const { LAUNCHER } = require('./vocabulary')
 
 const root = path.resolve(__dirname, '..')
-const LAUNCHER_NAME = 'sandy-launcher'
+const LAUNCHER_NAME = LAUNCHER.name
 
 const addonPath = load.resolve(root)
 const addon = require(addonPath)

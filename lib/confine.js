@@ -9,6 +9,7 @@ const { addon, verifiedLauncherPath, guardedDirs } = require('./binding')
 const { SandboxError } = require('./errors')
 const { SandboxPolicy, cwdBytes, resolveNative } = require('./policy')
 const { probe } = require('./probe')
+const { DOCUMENT_KEYS } = require('./vocabulary')
 
 // The launcher's dialect comes from the C core (csrc/addon/seam.c), the one place
 // that knows its failure protocol (one line starting
@@ -96,9 +97,9 @@ function hostVerdict (report) {
 // own resolution does not match the pin of its key.
 function pinsOf (resolved) {
   const pins = [['cwd', resolved.cwd]]
-  resolved.grants.forEach((g, i) => pins.push([`grants[${i}]:${g.access}:${g.scope}`, g.path]))
-  resolved.executableGrants.forEach((g, i) => pins.push([`executable_grants[${i}]:${g.scope}`, g.path]))
-  for (const [section, denies] of [['deny_subtrees', resolved.denySubtrees], ['deny_write_exact', resolved.denyWriteExact]]) {
+  resolved.grants.forEach((g, i) => pins.push([`${DOCUMENT_KEYS.grants}[${i}]:${g.access}:${g.scope}`, g.path]))
+  resolved.executableGrants.forEach((g, i) => pins.push([`${DOCUMENT_KEYS.executableGrants}[${i}]:${g.scope}`, g.path]))
+  for (const [section, denies] of [[DOCUMENT_KEYS.denySubtrees, resolved.denySubtrees], [DOCUMENT_KEYS.denyWriteExact, resolved.denyWriteExact]]) {
     denies.forEach((d, i) => {
       pins.push([`${section}[${i}]`, d.canonical])
       if (d.lexical) pins.push([`${section}[${i}].lexical`, d.lexical])

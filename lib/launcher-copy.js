@@ -15,8 +15,9 @@ const crypto = require('node:crypto')
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
+const { LAUNCHER } = require('./vocabulary')
 
-const NAME = 'sandy-launcher'
+const NAME = LAUNCHER.name
 const COPY_MODE = 0o555
 const MAX_BYTES = 64 * 1024 * 1024
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = fs.constants
@@ -146,10 +147,10 @@ function install (dir, file, bytes) {
 }
 
 // The kernel's answer to "does this run here" (noexec mounts): the
-// launcher without arguments refuses with its own status, 125.
+// launcher without arguments refuses with its own status (125).
 function runs (file) {
   const r = spawnSync(file, [], { stdio: 'ignore', env: {}, timeout: 10000 })
-  return !r.error && r.status === 125
+  return !r.error && r.status === LAUNCHER.exitFailure
 }
 
 // A state is what this process verified by digest: { file, key, dir,

@@ -3,8 +3,7 @@
 // workspace-root fallback, so consumers do not repeat it.
 const fs = require('node:fs')
 const path = require('node:path')
-
-const SANDBOX_MODES = Object.freeze(['read-only', 'workspace-write', 'danger-full-access'])
+const { SANDBOX_MODES } = require('./vocabulary')
 
 function checkMode (mode, what) {
   if (mode === undefined) return undefined

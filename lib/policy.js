@@ -5,20 +5,10 @@
 const path = require('node:path')
 const { addon } = require('./binding')
 const { PolicyDocumentError, SandboxError } = require('./errors')
-
-const AccessMode = Object.freeze({ Read: 'read', ReadWrite: 'read_write' })
-const PathScope = Object.freeze({ Exact: 'exact', Subtree: 'subtree' })
-const NetworkPolicy = Object.freeze({ AllowAll: 'allow_all', BlockAll: 'block_all' })
-
-const SCHEMA_VERSION = 1
+const { AccessMode, PathScope, NetworkPolicy, SCHEMA_VERSION, DOCUMENT_KEYS } = require('./vocabulary')
 
 // Errors name a section as the document (and the C core) spells it.
-const DOCUMENT_NAMES = Object.freeze({
-  grants: 'grants',
-  executableGrants: 'executable_grants',
-  denySubtrees: 'deny_subtrees',
-  denyWriteExact: 'deny_write_exact'
-})
+const DOCUMENT_NAMES = DOCUMENT_KEYS
 
 function oneOf (value, enumeration, what) {
   if (!Object.values(enumeration).includes(value)) {
@@ -139,10 +129,10 @@ class SandboxPolicy {
       schema_version: SCHEMA_VERSION,
       network: s.network,
       allow_subprocesses: s.allowSubprocesses,
-      grants: s.grants.map((g, i) => ({ path: grantPaths[i], access: g.access, scope: g.scope })),
-      executable_grants: s.executableGrants.map((g, i) => ({ path: execPaths[i], scope: g.scope })),
-      deny_subtrees: text('denySubtrees'),
-      deny_write_exact: text('denyWriteExact')
+      [DOCUMENT_NAMES.grants]: s.grants.map((g, i) => ({ path: grantPaths[i], access: g.access, scope: g.scope })),
+      [DOCUMENT_NAMES.executableGrants]: s.executableGrants.map((g, i) => ({ path: execPaths[i], scope: g.scope })),
+      [DOCUMENT_NAMES.denySubtrees]: text('denySubtrees'),
+      [DOCUMENT_NAMES.denyWriteExact]: text('denyWriteExact')
     }
   }
 

@@ -11,9 +11,9 @@ const { probe: hostProbe } = require('./probe')
 const { SandboxUnavailableError } = require('./errors')
 const { isWithin } = require('./paths')
 const { newNonce, launcherRules, checkArgvSize } = require('./confine')
+const { BACKENDS, CONFINED_MODES, UNCONFINED_MODE, ENFORCEMENTS } = require('./vocabulary')
 
-const BACKENDS = Object.freeze(['sandy', 'bwrap', 'landlock', 'seatbelt'])
-const CONFINED_MODES = Object.freeze(['read-only', 'workspace-write'])
+const quoted = (words) => words.map((w) => `'${w}'`).join(' or ')
 
 // ---- argument checks --------------------------------------------------------
 
@@ -33,7 +33,7 @@ function checkRunner (runner) {
   if (!Array.isArray(denialSignatures) || !denialSignatures.every(isSignature)) {
     throw new TypeError('runner.denialSignatures must be an array of non-empty, single-line strings')
   }
-  if (enforcement !== 'full' && enforcement !== 'partial') throw new TypeError("runner.enforcement must be 'full' or 'partial'")
+  if (!ENFORCEMENTS.includes(enforcement)) throw new TypeError(`runner.enforcement must be ${quoted(ENFORCEMENTS)}`)
   return Object.freeze({
     argv: Object.freeze([...argv]),
     enforcement,
@@ -104,8 +104,8 @@ function checkPolicy (policy) {
   if (policy === null || typeof policy !== 'object') throw new TypeError('policy must be an object')
   const { mode, workspaceRoot } = policy
   if (!CONFINED_MODES.includes(mode)) {
-    throw new RangeError(`policy.mode must be 'read-only' or 'workspace-write'` +
-      (mode === 'danger-full-access' ? " (a 'danger-full-access' caller spawns its argv itself)" : ''))
+    throw new RangeError(`policy.mode must be ${quoted(CONFINED_MODES)}` +
+      (mode === UNCONFINED_MODE ? ` (a '${UNCONFINED_MODE}' caller spawns its argv itself)` : ''))
   }
   if (typeof workspaceRoot !== 'string' || workspaceRoot === '' || workspaceRoot.includes('\0') ||
       !workspaceRoot.isWellFormed()) {

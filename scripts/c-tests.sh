@@ -1,8 +1,9 @@
 #!/bin/sh
 # Builds and runs the C tests of the Linux backend (csrc/test/), and checks
-# that the committed precompiled seccomp filters (csrc/linux/seccomp_filters.h)
-# are what the rules in csrc/linux/seccomp.c generate. Exits non-zero on any
-# failure. When run as root, the tests run again as an unprivileged user.
+# that the committed generated files are current: the precompiled seccomp
+# filters (csrc/linux/seccomp_filters.h, from the rules in
+# csrc/linux/seccomp.c) and lib/vocabulary.js (from csrc/core/vocabulary.h
+# and protocol.h). Exits non-zero on any failure. When run as root, the tests run again as an unprivileged user.
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,6 +26,19 @@ else
 	echo "FAIL csrc/linux/seccomp_filters.h is stale: regenerate it with"
 	echo "     $out/seccomp-gen > csrc/linux/seccomp_filters.h (see seccomp_gen.c)"
 	diff -u "$src/linux/seccomp_filters.h" "$out/seccomp_filters.h" | head -20 || true
+	status=1
+fi
+
+echo "# vocabulary generator"
+$cc $cflags -o "$out/vocabulary-gen" "$src/core/vocabulary_gen.c"
+"$out/vocabulary-gen" > "$out/vocabulary.js"
+if cmp -s "$out/vocabulary.js" "$root/lib/vocabulary.js"; then
+	echo "ok   lib/vocabulary.js is current"
+else
+	echo "FAIL lib/vocabulary.js is stale: regenerate it with"
+	echo "     cc -std=c11 -o vocabulary-gen csrc/core/vocabulary_gen.c &&"
+	echo "     ./vocabulary-gen > lib/vocabulary.js (see vocabulary_gen.c)"
+	diff -u "$root/lib/vocabulary.js" "$out/vocabulary.js" | head -20 || true
 	status=1
 fi
 

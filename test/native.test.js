@@ -48,8 +48,9 @@ t.test('Landlock and seccomp C tests', async (t) => {
   t.equal(r.code, 0, r.output.slice(-3000))
   t.match(r.output, /c-tests: all passed/)
   const { seen, claimed } = harness(t, r.output)
-  // (c-tests.sh prints one "ok" line of its own: the filters are current)
-  t.same({ ...seen, passed: seen.passed - 1 }, claimed, 'every result the C programs counted was read')
+  // (c-tests.sh prints two "ok" lines of its own: the seccomp filters and
+  // lib/vocabulary.js are current)
+  t.same({ ...seen, passed: seen.passed - 2 }, claimed, 'every result the C programs counted was read')
   t.ok(claimed.passed > 50, `${claimed.passed} C checks passed`)
 })
 

@@ -241,7 +241,7 @@ export declare class SandboxUnavailableError extends Error {
 }
 
 /** Which backend a provider uses: arbitration, or one forced candidate. */
-export type ProviderBackend = 'auto' | 'sandy' | 'bwrap' | 'landlock' | 'runner'
+export type ProviderBackend = 'auto' | BackendName | 'runner'
 
 /** An operator-configured runner: an argv prefix and its pre-exec refusal dialect. */
 export interface RunnerConfig {

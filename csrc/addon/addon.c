@@ -146,28 +146,30 @@ static napi_value read_entry(napi_env env, napi_value e, const char **path,
 	return e;
 }
 
-typedef enum section { S_GRANTS, S_EXEC, S_DENY_SUBTREE, S_DENY_WRITE } section;
-
-static int add_entry(sandy_policy *p, section s, const char *path, size_t len,
-		     sandy_access access, sandy_scope scope)
+static int add_entry(sandy_policy *p, sandy_section s, const char *path,
+		     size_t len, sandy_access access, sandy_scope scope)
 {
 	switch (s) {
-	case S_GRANTS:
+	case SANDY_SECTION_GRANTS:
 		return sandy_policy_grant(p, path, len, access, scope);
-	case S_EXEC:
+	case SANDY_SECTION_EXECUTABLE_GRANTS:
 		return sandy_policy_allow_execute(p, path, len, scope);
-	case S_DENY_SUBTREE:
+	case SANDY_SECTION_DENY_SUBTREES:
 		return sandy_policy_deny_subtree(p, path, len);
-	case S_DENY_WRITE:
+	case SANDY_SECTION_DENY_WRITE_EXACT:
 		return sandy_policy_deny_write_exact(p, path, len);
+	case SANDY_SECTION_COUNT:
+		break;
 	}
 	return -1;
 }
 
-static napi_value read_section(napi_env env, napi_value obj, const char *name,
-			       section s, sandy_policy *p)
+static napi_value read_section(napi_env env, napi_value obj, sandy_section s,
+			       sandy_policy *p)
 {
-	napi_value arr = get_prop(env, obj, name);
+	napi_value arr = get_prop(env, obj, sandy_section_property(s));
+	bool has_access = s == SANDY_SECTION_GRANTS;
+	bool has_scope = has_access || s == SANDY_SECTION_EXECUTABLE_GRANTS;
 	uint32_t n, i;
 
 	if (arr == NULL || get_length(env, arr, &n) == NULL)
@@ -180,10 +182,8 @@ static napi_value read_section(napi_env env, napi_value obj, const char *name,
 		sandy_scope scope = SANDY_SCOPE_EXACT;
 
 		if (e == NULL ||
-		    read_entry(env, e, &path, &len,
-			       s == S_GRANTS ? &access : NULL,
-			       s == S_GRANTS || s == S_EXEC ? &scope : NULL) ==
-			    NULL)
+		    read_entry(env, e, &path, &len, has_access ? &access : NULL,
+			       has_scope ? &scope : NULL) == NULL)
 			return NULL;
 		if (add_entry(p, s, path, len, access, scope) != 0)
 			return throw_oom(env);
@@ -195,17 +195,16 @@ static napi_value read_section(napi_env env, napi_value obj, const char *name,
 static napi_value read_policy(napi_env env, napi_value obj, sandy_policy *p)
 {
 	napi_value v;
+	int s;
 
 	if (get_word(env, obj, "network", parse_network, &p->network) == NULL)
 		return NULL;
 	v = get_prop(env, obj, "allowSubprocesses");
 	if (v == NULL || get_bool(env, v, &p->allow_subprocesses) == NULL)
 		return NULL;
-	if (read_section(env, obj, "grants", S_GRANTS, p) == NULL ||
-	    read_section(env, obj, "executableGrants", S_EXEC, p) == NULL ||
-	    read_section(env, obj, "denySubtrees", S_DENY_SUBTREE, p) == NULL ||
-	    read_section(env, obj, "denyWriteExact", S_DENY_WRITE, p) == NULL)
-		return NULL;
+	for (s = 0; s < SANDY_SECTION_COUNT; s++)
+		if (read_section(env, obj, (sandy_section)s, p) == NULL)
+			return NULL;
 	return obj;
 }
 
@@ -339,13 +338,17 @@ static napi_value policy_to_js(napi_env env, const sandy_policy *p)
 		      make_string(env, sandy_network_name(p->network))) ||
 	    !set_prop(env, o, "allowSubprocesses",
 		      make_bool(env, p->allow_subprocesses)) ||
-	    !set_array(env, o, "grants", p->grants, p->n_grants, grant_js) ||
-	    !set_array(env, o, "executableGrants", p->exec_grants,
-		       p->n_exec_grants, exec_js) ||
-	    !set_array(env, o, "denySubtrees", p->deny_subtrees,
-		       p->n_deny_subtrees, path_js) ||
-	    !set_array(env, o, "denyWriteExact", p->deny_write_exact,
-		       p->n_deny_write_exact, path_js))
+	    !set_array(env, o, sandy_section_property(SANDY_SECTION_GRANTS),
+		       p->grants, p->n_grants, grant_js) ||
+	    !set_array(env, o,
+		       sandy_section_property(SANDY_SECTION_EXECUTABLE_GRANTS),
+		       p->exec_grants, p->n_exec_grants, exec_js) ||
+	    !set_array(env, o,
+		       sandy_section_property(SANDY_SECTION_DENY_SUBTREES),
+		       p->deny_subtrees, p->n_deny_subtrees, path_js) ||
+	    !set_array(env, o,
+		       sandy_section_property(SANDY_SECTION_DENY_WRITE_EXACT),
+		       p->deny_write_exact, p->n_deny_write_exact, path_js))
 		return NULL;
 	return o;
 }
@@ -394,13 +397,17 @@ static napi_value resolved_to_js(napi_env env, const sandy_resolved *r)
 		      make_bool(env, r->allow_subprocesses)) ||
 	    !set_prop(env, o, "coversCwd",
 		      make_bool(env, sandy_resolved_covers_cwd(r))) ||
-	    !set_array(env, o, "grants", r->grants, r->n_grants, rgrant_js) ||
-	    !set_array(env, o, "executableGrants", r->execs, r->n_execs,
-		       rexec_js) ||
-	    !set_array(env, o, "denySubtrees", r->deny_subtrees,
-		       r->n_deny_subtrees, rdeny_js) ||
-	    !set_array(env, o, "denyWriteExact", r->deny_write_exact,
-		       r->n_deny_write_exact, rdeny_js))
+	    !set_array(env, o, sandy_section_property(SANDY_SECTION_GRANTS),
+		       r->grants, r->n_grants, rgrant_js) ||
+	    !set_array(env, o,
+		       sandy_section_property(SANDY_SECTION_EXECUTABLE_GRANTS),
+		       r->execs, r->n_execs, rexec_js) ||
+	    !set_array(env, o,
+		       sandy_section_property(SANDY_SECTION_DENY_SUBTREES),
+		       r->deny_subtrees, r->n_deny_subtrees, rdeny_js) ||
+	    !set_array(env, o,
+		       sandy_section_property(SANDY_SECTION_DENY_WRITE_EXACT),
+		       r->deny_write_exact, r->n_deny_write_exact, rdeny_js))
 		return NULL;
 	return o;
 }
@@ -881,7 +888,7 @@ static napi_value backend_dialect(napi_env env, napi_callback_info info)
 	return o;
 }
 
-/* Reads (mode, root): mode "read-only" | "workspace-write", root a string
+/* Reads (mode, root): mode a word of SANDY_MODE_MAP, root a string
  * without NUL that lib/ has canonicalised. */
 static napi_value get_mode_root(napi_env env, napi_value *argv, sandy_mode *mode,
 				char *root, size_t size)
@@ -891,11 +898,13 @@ static napi_value get_mode_root(napi_env env, napi_value *argv, sandy_mode *mode
 
 	if (get_cstring(env, argv[0], word, sizeof(word)) == NULL)
 		return NULL;
-	if (strcmp(word, "workspace-write") == 0) {
-		*mode = SANDY_MODE_WORKSPACE_WRITE;
-	} else if (strcmp(word, "read-only") == 0) {
-		*mode = SANDY_MODE_READ_ONLY;
-	} else {
+	*mode = SANDY_MODE_NONE;
+#define SANDY_X(id, name)                                                    \
+	if (strcmp(word, name) == 0)                                          \
+		*mode = SANDY_MODE_##id;
+	SANDY_MODE_MAP(SANDY_X)
+#undef SANDY_X
+	if (*mode == SANDY_MODE_NONE) {
 		napi_throw_range_error(env, "ESANDYARGS", "unknown mode");
 		return NULL;
 	}

@@ -11,9 +11,13 @@
 #include "../core/policy_argv.h"
 #include "../core/probe.h"
 
+/* The seam's confining modes (vocabulary.h), from 1: a zeroed field names
+ * none. */
 typedef enum sandy_mode {
-	SANDY_MODE_READ_ONLY = 1,
-	SANDY_MODE_WORKSPACE_WRITE,
+	SANDY_MODE_NONE = 0,
+#define SANDY_X(id, name) SANDY_MODE_##id,
+	SANDY_MODE_MAP(SANDY_X)
+#undef SANDY_X
 } sandy_mode;
 
 /* A RunnerFailureRule of the seam (NULL-terminated lists, exit codes

@@ -19,14 +19,11 @@ int sandy_fail(sandy_error *err, sandy_error_kind kind, const char *fmt, ...)
 const char *sandy_error_kind_name(sandy_error_kind kind)
 {
 	switch (kind) {
-	case SANDY_ERR_UNSUPPORTED:
-		return "Unsupported";
-	case SANDY_ERR_INVALID_POLICY:
-		return "InvalidPolicy";
-	case SANDY_ERR_PREPARATION_FAILED:
-		return "PreparationFailed";
-	case SANDY_ERR_ENFORCEMENT_FAILED:
-		return "EnforcementFailed";
+#define SANDY_X(id, name)                                                    \
+	case SANDY_ERR_##id:                                                  \
+		return name;
+	SANDY_ERROR_KIND_MAP(SANDY_X)
+#undef SANDY_X
 	case SANDY_OK:
 		break;
 	}
@@ -36,14 +33,11 @@ const char *sandy_error_kind_name(sandy_error_kind kind)
 const char *sandy_doc_error_kind_name(sandy_doc_error_kind kind)
 {
 	switch (kind) {
-	case SANDY_DOC_TOO_LARGE:
-		return "TooLarge";
-	case SANDY_DOC_PARSE:
-		return "Parse";
-	case SANDY_DOC_UNSUPPORTED_VERSION:
-		return "UnsupportedVersion";
-	case SANDY_DOC_TOO_MANY_CAPABILITIES:
-		return "TooManyCapabilities";
+#define SANDY_X(id, name)                                                    \
+	case SANDY_DOC_##id:                                                  \
+		return name;
+	SANDY_DOC_ERROR_KIND_MAP(SANDY_X)
+#undef SANDY_X
 	case SANDY_DOC_OK:
 		break;
 	}

@@ -7,13 +7,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Sandy's ErrorKind, in the seed's order. */
+#include "vocabulary.h"
+
+/* Sandy's ErrorKind, in the seed's order (vocabulary.h). */
 typedef enum sandy_error_kind {
 	SANDY_OK = 0,
-	SANDY_ERR_UNSUPPORTED,
-	SANDY_ERR_INVALID_POLICY,
-	SANDY_ERR_PREPARATION_FAILED,
-	SANDY_ERR_ENFORCEMENT_FAILED,
+#define SANDY_X(id, name) SANDY_ERR_##id,
+	SANDY_ERROR_KIND_MAP(SANDY_X)
+#undef SANDY_X
 } sandy_error_kind;
 
 typedef struct sandy_error {
@@ -31,10 +32,9 @@ const char *sandy_error_kind_name(sandy_error_kind kind);
 /* PolicyDocumentError of the seed. */
 typedef enum sandy_doc_error_kind {
 	SANDY_DOC_OK = 0,
-	SANDY_DOC_TOO_LARGE,
-	SANDY_DOC_PARSE,
-	SANDY_DOC_UNSUPPORTED_VERSION,
-	SANDY_DOC_TOO_MANY_CAPABILITIES,
+#define SANDY_X(id, name) SANDY_DOC_##id,
+	SANDY_DOC_ERROR_KIND_MAP(SANDY_X)
+#undef SANDY_X
 } sandy_doc_error_kind;
 
 typedef struct sandy_doc_error {

@@ -3,40 +3,74 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The word lists of vocabulary.h as tables of (value, word). */
+typedef struct word_entry {
+	int value;
+	const char *word;
+} word_entry;
+
+#define SANDY_X(id, value, word, js) {value, word},
+static const word_entry access_words[] = {SANDY_ACCESS_MAP(SANDY_X)};
+static const word_entry scope_words[] = {SANDY_SCOPE_MAP(SANDY_X)};
+static const word_entry network_words[] = {SANDY_NETWORK_MAP(SANDY_X)};
+#undef SANDY_X
+
+#define N_WORDS(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A value no word names (never built by this code) is spelled as the
+ * narrowest word, so that a stray value can only ever narrow a policy. */
+static const char *name_of(const word_entry *words, size_t n, int value,
+			   int narrowest)
+{
+	const char *fallback = "";
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (words[i].value == value)
+			return words[i].word;
+		if (words[i].value == narrowest)
+			fallback = words[i].word;
+	}
+	return fallback;
+}
+
+/* The value whose word is word; -1 when none is. */
+static int parse_word(const word_entry *words, size_t n, const char *word,
+		      int *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(word, words[i].word) == 0) {
+			*out = words[i].value;
+			return 0;
+		}
+	return -1;
+}
+
 const char *sandy_access_name(sandy_access a)
 {
-	return a == SANDY_ACCESS_READ_WRITE ? "read_write" : "read";
+	return name_of(access_words, N_WORDS(access_words), a,
+		       SANDY_ACCESS_READ);
 }
 
 const char *sandy_scope_name(sandy_scope s)
 {
-	return s == SANDY_SCOPE_SUBTREE ? "subtree" : "exact";
+	return name_of(scope_words, N_WORDS(scope_words), s,
+		       SANDY_SCOPE_EXACT);
 }
 
 const char *sandy_network_name(sandy_network n)
 {
-	return n == SANDY_NETWORK_ALLOW_ALL ? "allow_all" : "block_all";
-}
-
-/* Picks the value whose name is word among two; -1 when neither. */
-static int parse_pair(const char *word, const char *first, int first_value,
-		      const char *second, int second_value, int *out)
-{
-	if (strcmp(word, first) == 0)
-		*out = first_value;
-	else if (strcmp(word, second) == 0)
-		*out = second_value;
-	else
-		return -1;
-	return 0;
+	return name_of(network_words, N_WORDS(network_words), n,
+		       SANDY_NETWORK_BLOCK_ALL);
 }
 
 int sandy_access_parse(const char *word, sandy_access *out)
 {
 	int v;
 
-	if (parse_pair(word, "read", SANDY_ACCESS_READ, "read_write",
-		       SANDY_ACCESS_READ_WRITE, &v) != 0)
+	if (parse_word(access_words, N_WORDS(access_words), word, &v) != 0)
 		return -1;
 	*out = (sandy_access)v;
 	return 0;
@@ -46,8 +80,7 @@ int sandy_scope_parse(const char *word, sandy_scope *out)
 {
 	int v;
 
-	if (parse_pair(word, "exact", SANDY_SCOPE_EXACT, "subtree",
-		       SANDY_SCOPE_SUBTREE, &v) != 0)
+	if (parse_word(scope_words, N_WORDS(scope_words), word, &v) != 0)
 		return -1;
 	*out = (sandy_scope)v;
 	return 0;
@@ -57,8 +90,7 @@ int sandy_network_parse(const char *word, sandy_network *out)
 {
 	int v;
 
-	if (parse_pair(word, "allow_all", SANDY_NETWORK_ALLOW_ALL, "block_all",
-		       SANDY_NETWORK_BLOCK_ALL, &v) != 0)
+	if (parse_word(network_words, N_WORDS(network_words), word, &v) != 0)
 		return -1;
 	*out = (sandy_network)v;
 	return 0;

@@ -6,25 +6,31 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "vocabulary.h"
+
 /* Documented bounds (README.md, "Limits"). */
 #define SANDY_DOC_MAX_BYTES 65536u        /* one more byte is TooLarge */
 #define SANDY_SECTION_MAX_ENTRIES 256u    /* per document section */
 #define SANDY_EFFECTIVE_RULES_MAX 1024u   /* after resolution, all kinds */
 #define SANDY_PATH_MAX_BYTES 4095u        /* a path, before and after resolution */
 
+/* The enums are expanded from vocabulary.h, values and all. */
 typedef enum sandy_access {
-	SANDY_ACCESS_READ = 1,
-	SANDY_ACCESS_READ_WRITE = 2,
+#define SANDY_X(id, value, word, js) SANDY_ACCESS_##id = value,
+	SANDY_ACCESS_MAP(SANDY_X)
+#undef SANDY_X
 } sandy_access;
 
 typedef enum sandy_scope {
-	SANDY_SCOPE_EXACT = 1,
-	SANDY_SCOPE_SUBTREE = 2,
+#define SANDY_X(id, value, word, js) SANDY_SCOPE_##id = value,
+	SANDY_SCOPE_MAP(SANDY_X)
+#undef SANDY_X
 } sandy_scope;
 
 typedef enum sandy_network {
-	SANDY_NETWORK_ALLOW_ALL = 1,
-	SANDY_NETWORK_BLOCK_ALL = 2,
+#define SANDY_X(id, value, word, js) SANDY_NETWORK_##id = value,
+	SANDY_NETWORK_MAP(SANDY_X)
+#undef SANDY_X
 } sandy_network;
 
 /* Paths carry their length: a path with an embedded NUL byte is kept as
@@ -58,9 +64,8 @@ typedef struct sandy_policy {
 	size_t n_deny_write_exact;
 } sandy_policy;
 
-/* The vocabulary's words, as the document and the launcher's argv spell
- * them ("read", "read_write", "exact", "subtree", "allow_all",
- * "block_all"). The parsers return 0, or -1 for any other word. */
+/* The vocabulary's words (vocabulary.h), as the document and the launcher's
+ * argv spell them. The parsers return 0, or -1 for any other word. */
 const char *sandy_access_name(sandy_access a);
 const char *sandy_scope_name(sandy_scope s);
 const char *sandy_network_name(sandy_network n);

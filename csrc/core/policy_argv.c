@@ -64,23 +64,25 @@ char **sandy_launch_to_argv(const sandy_launch *l, size_t *count)
 	if (p->allow_subprocesses)
 		push_word(&w, "--subprocesses");
 	for (i = 0; i < p->n_grants; i++) {
-		push_word(&w, "--grant");
+		push_word(&w, sandy_section_option(SANDY_SECTION_GRANTS));
 		push_word(&w, sandy_access_name(p->grants[i].access));
 		push_word(&w, sandy_scope_name(p->grants[i].scope));
 		push(&w, p->grants[i].path.bytes, p->grants[i].path.len);
 	}
 	for (i = 0; i < p->n_exec_grants; i++) {
-		push_word(&w, "--execute");
+		push_word(&w, sandy_section_option(
+				  SANDY_SECTION_EXECUTABLE_GRANTS));
 		push_word(&w, sandy_scope_name(p->exec_grants[i].scope));
 		push(&w, p->exec_grants[i].path.bytes,
 		     p->exec_grants[i].path.len);
 	}
 	for (i = 0; i < p->n_deny_subtrees; i++) {
-		push_word(&w, "--deny-subtree");
+		push_word(&w, sandy_section_option(SANDY_SECTION_DENY_SUBTREES));
 		push(&w, p->deny_subtrees[i].bytes, p->deny_subtrees[i].len);
 	}
 	for (i = 0; i < p->n_deny_write_exact; i++) {
-		push_word(&w, "--deny-write-exact");
+		push_word(&w, sandy_section_option(
+				  SANDY_SECTION_DENY_WRITE_EXACT));
 		push(&w, p->deny_write_exact[i].bytes,
 		     p->deny_write_exact[i].len);
 	}
@@ -160,6 +162,12 @@ static int add_pin(sandy_launch *l, const char *key, const char *path,
 	return 0;
 }
 
+/* Whether opt is the option of section s (vocabulary.h). */
+static bool is_option(const char *opt, sandy_section s)
+{
+	return strcmp(opt, sandy_section_option(s)) == 0;
+}
+
 /* Consumes one option at argv[*i]; returns 0, 1 at "--", or -1. */
 static int parse_option(int argc, char *const argv[], int *i, sandy_launch *l,
 			sandy_error *err)
@@ -178,22 +186,22 @@ static int parse_option(int argc, char *const argv[], int *i, sandy_launch *l,
 	} else if (strcmp(opt, "--network") == 0 && left >= 1) {
 		if (sandy_network_parse(argv[++*i], &p->network) != 0)
 			return bad(err, "unknown network word");
-	} else if (strcmp(opt, "--grant") == 0 && left >= 3) {
+	} else if (is_option(opt, SANDY_SECTION_GRANTS) && left >= 3) {
 		if (sandy_access_parse(argv[*i + 1], &a) ||
 		    sandy_scope_parse(argv[*i + 2], &s))
 			return bad(err, "unknown grant word");
 		rc = sandy_policy_grant(p, argv[*i + 3], strlen(argv[*i + 3]), a, s);
 		*i += 3;
-	} else if (strcmp(opt, "--execute") == 0 && left >= 2) {
+	} else if (is_option(opt, SANDY_SECTION_EXECUTABLE_GRANTS) && left >= 2) {
 		if (sandy_scope_parse(argv[*i + 1], &s))
 			return bad(err, "unknown scope word");
 		rc = sandy_policy_allow_execute(p, argv[*i + 2],
 						strlen(argv[*i + 2]), s);
 		*i += 2;
-	} else if (strcmp(opt, "--deny-subtree") == 0 && left >= 1) {
+	} else if (is_option(opt, SANDY_SECTION_DENY_SUBTREES) && left >= 1) {
 		++*i;
 		rc = sandy_policy_deny_subtree(p, argv[*i], strlen(argv[*i]));
-	} else if (strcmp(opt, "--deny-write-exact") == 0 && left >= 1) {
+	} else if (is_option(opt, SANDY_SECTION_DENY_WRITE_EXACT) && left >= 1) {
 		++*i;
 		rc = sandy_policy_deny_write_exact(p, argv[*i], strlen(argv[*i]));
 	} else if (strcmp(opt, "--tmpfs") == 0 && left >= 1 &&

@@ -795,43 +795,49 @@ static int read_allow_subprocesses(walk *w, void *ctx, const cJSON *json,
 	return 0;
 }
 
-static int read_grants(walk *w, void *ctx, const cJSON *json, size_t index)
+/* Reads section s, named in errors by its document key. */
+static int read_section(walk *w, const cJSON *json, size_t index,
+			sandy_section s)
 {
-	(void)ctx;
-	return read_entry_objects(w, json, index, "grants", true);
+	const char *name = sandy_section_key(s);
+
+	switch (s) {
+	case SANDY_SECTION_GRANTS:
+		return read_entry_objects(w, json, index, name, true);
+	case SANDY_SECTION_EXECUTABLE_GRANTS:
+		return read_entry_objects(w, json, index, name, false);
+	case SANDY_SECTION_DENY_SUBTREES:
+		return read_path_list(w, json, index, name,
+				      sandy_policy_deny_subtree);
+	case SANDY_SECTION_DENY_WRITE_EXACT:
+		return read_path_list(w, json, index, name,
+				      sandy_policy_deny_write_exact);
+	case SANDY_SECTION_COUNT:
+		break;
+	}
+	return fail_at(w, val_off(w, index), "document: unknown section");
 }
 
-static int read_exec_grants(walk *w, void *ctx, const cJSON *json, size_t index)
-{
-	(void)ctx;
-	return read_entry_objects(w, json, index, "executable_grants", false);
-}
+/* A field reader per section (the field table holds one function per
+ * field), so that the table below is expanded from the vocabulary. */
+#define SECTION_READER(id, key, property, option)                            \
+	static int read_##id(walk *w, void *ctx, const cJSON *json,           \
+			     size_t index)                                    \
+	{                                                                     \
+		(void)ctx;                                                    \
+		return read_section(w, json, index, SANDY_SECTION_##id);      \
+	}
+SANDY_SECTION_MAP(SECTION_READER)
+#undef SECTION_READER
 
-static int read_deny_subtrees(walk *w, void *ctx, const cJSON *json,
-			      size_t index)
-{
-	(void)ctx;
-	return read_path_list(w, json, index, "deny_subtrees",
-			      sandy_policy_deny_subtree);
-}
-
-static int read_deny_write_exact(walk *w, void *ctx, const cJSON *json,
-				 size_t index)
-{
-	(void)ctx;
-	return read_path_list(w, json, index, "deny_write_exact",
-			      sandy_policy_deny_write_exact);
-}
-
+#define SECTION_FIELD(id, key, property, option) { key, read_##id, false },
 static const field root_fields[] = {
 	{ "schema_version", read_schema_version, true },
 	{ "network", read_network, true },
 	{ "allow_subprocesses", read_allow_subprocesses, false },
-	{ "grants", read_grants, false },
-	{ "executable_grants", read_exec_grants, false },
-	{ "deny_subtrees", read_deny_subtrees, false },
-	{ "deny_write_exact", read_deny_write_exact, false },
+	SANDY_SECTION_MAP(SECTION_FIELD)
 };
+#undef SECTION_FIELD
 
 /* The bytes a number token (already scanned) is made of. */
 static bool is_number_byte(uint8_t c)

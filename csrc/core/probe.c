@@ -8,8 +8,10 @@
 
 const char *sandy_backend_name(sandy_backend_id id)
 {
+#define SANDY_X(id, name) [SANDY_BACKEND_##id] = name,
 	static const char *const names[SANDY_BACKEND_COUNT] = {
-		"sandy", "bwrap", "landlock", "seatbelt"};
+		SANDY_BACKEND_MAP(SANDY_X)};
+#undef SANDY_X
 
 	return id < SANDY_BACKEND_COUNT ? names[id] : "unknown";
 }
@@ -23,11 +25,12 @@ static void add_reason(sandy_backend_verdict *v, const char *why)
 		 used ? "; " : "", why);
 }
 
-static void set_usable(sandy_backend_verdict *v, const char *enforcement,
+static void set_usable(sandy_backend_verdict *v, sandy_enforcement enforcement,
 		       const char *why)
 {
 	v->usable = true;
-	snprintf(v->enforcement, sizeof(v->enforcement), "%s", enforcement);
+	snprintf(v->enforcement, sizeof(v->enforcement), "%s",
+		 sandy_enforcement_name(enforcement));
 	snprintf(v->reason, sizeof(v->reason), "%s", why);
 }
 
@@ -83,7 +86,7 @@ static void judge_sandy(const sandy_probe_report *r, sandy_backend_verdict *v)
 	if (!r->no_new_privs)
 		add_reason(v, "no_new_privs cannot be set");
 	if (v->reason[0] == '\0')
-		set_usable(v, "full",
+		set_usable(v, SANDY_ENFORCEMENT_FULL,
 			   "namespaces, descriptor-built view, Landlock and "
 			   "seccomp all work here");
 }
@@ -113,7 +116,8 @@ static void judge_bwrap(const sandy_probe_report *r, sandy_backend_verdict *v)
 			      "and seccomp filters (enable unprivileged user "
 			      "namespaces; Linux 5.12 or later)");
 	} else {
-		set_usable(v, "full", "bwrap --ro-bind / / true works");
+		set_usable(v, SANDY_ENFORCEMENT_FULL,
+			   "bwrap --ro-bind / / true works");
 	}
 }
 
@@ -140,7 +144,7 @@ static void judge_landlock(const sandy_probe_report *r,
 	if (v->reason[0] == '\0')
 		/* Landlock never governs chmod, chown, utime or xattr changes,
 		 * so some promised file effects stay ungoverned. */
-		set_usable(v, "partial",
+		set_usable(v, SANDY_ENFORCEMENT_PARTIAL,
 			   "Landlock and seccomp without a private view: "
 			   "chmod, chown, utime and xattr changes are not "
 			   "governed");
@@ -154,7 +158,8 @@ static void judge_seatbelt(const sandy_probe_report *r,
 	else if (!r->sandbox_exec)
 		add_reason(v, "/usr/bin/sandbox-exec is missing");
 	else
-		set_usable(v, "full", "/usr/bin/sandbox-exec is present");
+		set_usable(v, SANDY_ENFORCEMENT_FULL,
+			   "/usr/bin/sandbox-exec is present");
 }
 
 void sandy_probe_judge(sandy_probe_report *r)

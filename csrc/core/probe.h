@@ -12,13 +12,14 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "vocabulary.h"
+
 #define SANDY_PROBE_TEXT 512
 
 typedef enum sandy_backend_id {
-	SANDY_BACKEND_SANDY = 0,
-	SANDY_BACKEND_BWRAP,
-	SANDY_BACKEND_LANDLOCK,
-	SANDY_BACKEND_SEATBELT,
+#define SANDY_X(id, name) SANDY_BACKEND_##id,
+	SANDY_BACKEND_MAP(SANDY_X) /* from 0 (vocabulary.h) */
+#undef SANDY_X
 	SANDY_BACKEND_COUNT
 } sandy_backend_id;
 

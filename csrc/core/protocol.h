@@ -2,7 +2,8 @@
  * own process) agree on, in one header. The messages themselves are encoded
  * and decoded each in one file: policy_argv.c (a policy and its launch
  * options), guard_argv.c (the guard mode's words), probe.c (the probe
- * report). lib/vocabulary.js carries these numbers to JS (vocabulary.h).
+ * report). lib/vocabulary.js carries these numbers to JS (printed by
+ * vocabulary_gen.c).
  *
  * Failure: when any step fails before the target runs, the launcher writes
  * ONE line

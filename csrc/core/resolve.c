@@ -394,7 +394,7 @@ static int resolve_grants(const sandy_policy *p, sandy_resolved *r,
 	char *canonical;
 
 	for (i = 0; i < p->n_grants; i++) {
-		where w = {"grants", i};
+		where w = {SANDY_SECTION_KEY(GRANTS), i};
 
 		if (resolve_input(r->cwd, &p->grants[i].path, w, &canonical, NULL,
 				  err) != 0)
@@ -429,7 +429,7 @@ static int resolve_execs(const sandy_policy *p, sandy_resolved *r,
 	char *canonical;
 
 	for (i = 0; i < p->n_exec_grants; i++) {
-		where w = {"executable_grants", i};
+		where w = {SANDY_SECTION_KEY(EXECUTABLE_GRANTS), i};
 
 		if (resolve_input(r->cwd, &p->exec_grants[i].path, w, &canonical,
 				  NULL, err) != 0)
@@ -622,15 +622,15 @@ static int resolve_deny(const sandy_resolved *r, const sandy_path *path,
 }
 
 static int resolve_denies(const sandy_resolved *r, const sandy_path *paths,
-			  size_t n, const char *section, sandy_rdeny *out,
+			  size_t n, sandy_section section, sandy_rdeny *out,
 			  size_t *n_out, sandy_error *err)
 {
-	bool write_exact = strcmp(section, "deny_write_exact") == 0;
+	bool write_exact = section == SANDY_SECTION_DENY_WRITE_EXACT;
 	size_t i;
 	sandy_rdeny d = {0};
 
 	for (i = 0; i < n; i++) {
-		where w = {section, i};
+		where w = {sandy_section_key(section), i};
 
 		if (resolve_deny(r, &paths[i], w, write_exact, &d, err) != 0)
 			return -1;
@@ -711,10 +711,10 @@ static int resolve_all(const sandy_policy *p, const char *cwd,
 	if (resolve_grants(p, r, err) != 0 || resolve_execs(p, r, err) != 0)
 		return -1;
 	if (resolve_denies(r, p->deny_subtrees, p->n_deny_subtrees,
-			   "deny_subtrees", r->deny_subtrees,
+			   SANDY_SECTION_DENY_SUBTREES, r->deny_subtrees,
 			   &r->n_deny_subtrees, err) != 0 ||
 	    resolve_denies(r, p->deny_write_exact, p->n_deny_write_exact,
-			   "deny_write_exact", r->deny_write_exact,
+			   SANDY_SECTION_DENY_WRITE_EXACT, r->deny_write_exact,
 			   &r->n_deny_write_exact, err) != 0)
 		return -1;
 	return check_effective_bound(r, err);

@@ -89,13 +89,13 @@ static int check_canonical(const sandy_launch *l, const sandy_resolved *r,
 	for (size_t i = 0; i < r->n_grants; i++)
 		if (!written_grant(&l->policy, r->grants[i].path))
 			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-					  "grants[%zu] changed since confine",
-					  i);
+					  "%s[%zu] changed since confine",
+					  SANDY_SECTION_KEY(GRANTS), i);
 	for (size_t i = 0; i < r->n_execs; i++)
 		if (!written_exec(&l->policy, r->execs[i].path))
 			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-					  "executable_grants[%zu] changed since "
-					  "confine",
+					  "%s[%zu] changed since confine",
+					  SANDY_SECTION_KEY(EXECUTABLE_GRANTS),
 					  i);
 	return 0;
 }

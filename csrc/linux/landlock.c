@@ -508,7 +508,8 @@ static int add_all_rules(ll_ctx *ctx)
 		bool rw = g->access == SANDY_ACCESS_READ_WRITE;
 
 		if (add_path_rules(ctx, g->path, grant_rights(g->access),
-				   g->scope, rw, "grants", i, &g->expect) != 0)
+				   g->scope, rw, SANDY_SECTION_KEY(GRANTS), i,
+				   &g->expect) != 0)
 			return -1;
 	}
 	for (size_t i = 0; i < r->n_tmpfs; i++)
@@ -518,8 +519,9 @@ static int add_all_rules(ll_ctx *ctx)
 			return -1;
 	for (size_t i = 0; i < r->n_execs; i++)
 		if (add_path_rules(ctx, r->execs[i].path, LL(EXECUTE),
-				   r->execs[i].scope, false, "executable_grants",
-				   i, &r->execs[i].expect) != 0)
+				   r->execs[i].scope, false,
+				   SANDY_SECTION_KEY(EXECUTABLE_GRANTS), i,
+				   &r->execs[i].expect) != 0)
 			return -1;
 	return 0;
 }

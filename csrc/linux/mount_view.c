@@ -237,21 +237,24 @@ int sandy_view_pin(const sandy_resolved *r, sandy_view *v, sandy_error *err)
 	for (size_t i = 0; i < r->n_grants; i++)
 		if (pin_one(r->grants[i].path, &r->grants[i].expect,
 			    &v->grants[i]) != 0)
-			return pin_fail(v, err, "grants", i);
+			return pin_fail(v, err, SANDY_SECTION_KEY(GRANTS), i);
 	for (size_t i = 0; i < r->n_execs; i++)
 		if (pin_one(r->execs[i].path, &r->execs[i].expect,
 			    &v->execs[i]) != 0)
-			return pin_fail(v, err, "executable_grants", i);
+			return pin_fail(v, err,
+					SANDY_SECTION_KEY(EXECUTABLE_GRANTS), i);
 	for (size_t i = 0; i < r->n_deny_subtrees; i++)
 		if (pin_one(r->deny_subtrees[i].canonical,
 			    &r->deny_subtrees[i].expect, &v->denies[i]) != 0)
-			return pin_fail(v, err, "deny_subtrees", i);
+			return pin_fail(v, err,
+					SANDY_SECTION_KEY(DENY_SUBTREES), i);
 	for (size_t i = 0; i < r->n_deny_write_exact; i++) {
 		sandy_pin *p = &v->denies[r->n_deny_subtrees + i];
 
 		if (pin_one(r->deny_write_exact[i].canonical,
 			    &r->deny_write_exact[i].expect, p) != 0)
-			return pin_fail(v, err, "deny_write_exact", i);
+			return pin_fail(v, err,
+					SANDY_SECTION_KEY(DENY_WRITE_EXACT), i);
 	}
 	return 0;
 }
@@ -884,8 +887,10 @@ static void build_release(view_build *b)
 
 static int build_steps(view_build *b, sandy_error *err)
 {
-	if (reverify(b->v->grants, b->r->n_grants, "grants", err) != 0 ||
-	    reverify(b->v->execs, b->r->n_execs, "executable_grants", err) != 0 ||
+	if (reverify(b->v->grants, b->r->n_grants, SANDY_SECTION_KEY(GRANTS),
+		     err) != 0 ||
+	    reverify(b->v->execs, b->r->n_execs,
+		     SANDY_SECTION_KEY(EXECUTABLE_GRANTS), err) != 0 ||
 	    plan(b, err) != 0)
 		return -1;
 	b->root_fd = sandy_new_tmpfs("0755", "1m", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |

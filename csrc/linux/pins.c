@@ -129,10 +129,11 @@ static int same_counts(const sandy_launch *l, const sandy_resolved *r,
 	const struct {
 		const char *section;
 		size_t n;
-	} counts[] = {{"grants", r->n_grants},
-		      {"executable_grants", r->n_execs},
-		      {"deny_subtrees", r->n_deny_subtrees},
-		      {"deny_write_exact", r->n_deny_write_exact}};
+	} counts[] = {{SANDY_SECTION_KEY(GRANTS), r->n_grants},
+		      {SANDY_SECTION_KEY(EXECUTABLE_GRANTS), r->n_execs},
+		      {SANDY_SECTION_KEY(DENY_SUBTREES), r->n_deny_subtrees},
+		      {SANDY_SECTION_KEY(DENY_WRITE_EXACT),
+		       r->n_deny_write_exact}};
 
 	for (size_t i = 0; i < sizeof(counts) / sizeof(*counts); i++)
 		if (count_entries(l, counts[i].section) != counts[i].n)
@@ -168,8 +169,8 @@ int sandy_check_pins(const sandy_launch *l, sandy_resolved *r,
 		snprintf(suffix, sizeof(suffix), ":%s:%s",
 			 sandy_access_name(r->grants[i].access),
 			 sandy_scope_name(r->grants[i].scope));
-		if (match(l, "grants", i, suffix, r->grants[i].path,
-			  &r->grants[i].expect, err) != 0)
+		if (match(l, SANDY_SECTION_KEY(GRANTS), i, suffix,
+			  r->grants[i].path, &r->grants[i].expect, err) != 0)
 			return -1;
 	}
 	for (size_t i = 0; i < r->n_execs; i++) {
@@ -177,14 +178,14 @@ int sandy_check_pins(const sandy_launch *l, sandy_resolved *r,
 
 		snprintf(suffix, sizeof(suffix), ":%s",
 			 sandy_scope_name(r->execs[i].scope));
-		if (match(l, "executable_grants", i, suffix, r->execs[i].path,
-			  &r->execs[i].expect, err) != 0)
+		if (match(l, SANDY_SECTION_KEY(EXECUTABLE_GRANTS), i, suffix,
+			  r->execs[i].path, &r->execs[i].expect, err) != 0)
 			return -1;
 	}
 	if (match_denies(l, r->deny_subtrees, r->n_deny_subtrees,
-			 "deny_subtrees", err) != 0 ||
+			 SANDY_SECTION_KEY(DENY_SUBTREES), err) != 0 ||
 	    match_denies(l, r->deny_write_exact, r->n_deny_write_exact,
-			 "deny_write_exact", err) != 0)
+			 SANDY_SECTION_KEY(DENY_WRITE_EXACT), err) != 0)
 		return -1;
 	if (find(l, "cwd", r->cwd) == NULL)
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,

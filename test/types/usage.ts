@@ -59,6 +59,8 @@ void [deny, covered, enforcement, maxBytes, execution, seam, confined]
 const options: LocalSandboxProviderOptions = { backend: 'auto' }
 const runnerConfig: RunnerConfig = { argv: ['/usr/bin/env'], runnerFailureSignatures: ['x'], enforcement: 'partial' }
 const backendChoice: ProviderBackend = 'runner'
+const seatbelt: ProviderBackend = 'seatbelt'
+void seatbelt
 const provider: SandboxProvider = sandy.createLocalSandboxProvider({ ...options, runner: runnerConfig, backend: backendChoice })
 const arbitration: ProviderProbeReport = provider.probe()
 const warned: readonly string[] | undefined = provider.probe({ workspaceRoot: '/srv/project' }).warnings

@@ -1,0 +1,167 @@
+/* The words Sandy's policy and the seam are spoken in, each spelled once.
+ *
+ * Every list below is an X-macro: SANDY_..._MAP(X) calls X once per word, in
+ * a fixed order. The C enums (policy.h, probe.h, seam.h, error.h), the name
+ * and parse functions and every table of section names are expanded from
+ * these lists, and so is lib/vocabulary.js, printed by vocabulary_gen.c
+ * (scripts/c-tests.sh and test/vocabulary.test.js check that the committed
+ * copy is current; test/vocabulary.test.js also holds the TypeScript unions
+ * of types/index.d.ts to the same lists). Hand-written copies in C, JS and
+ * the types had drifted apart; now a word added here reaches all three or a
+ * test fails.
+ *
+ * A word here is wire format: the policy document, the launcher's argv, the
+ * pin keys and the JS API all carry it. Words are added, never renamed. */
+#ifndef SANDY_VOCABULARY_H
+#define SANDY_VOCABULARY_H
+
+/* The policy's sections: X(ID, document key, JS property, launcher option).
+ * The document key is also how every error message, in C and JS alike,
+ * names an entry ("grants[3]", never a path), and how a pin key starts
+ * (policy_argv.h). The order is the document's, the builder's and the
+ * launcher argv's. */
+#define SANDY_SECTION_MAP(X)                                                 \
+	X(GRANTS, "grants", "grants", "--grant")                              \
+	X(EXECUTABLE_GRANTS, "executable_grants", "executableGrants",         \
+	  "--execute")                                                        \
+	X(DENY_SUBTREES, "deny_subtrees", "denySubtrees", "--deny-subtree")   \
+	X(DENY_WRITE_EXACT, "deny_write_exact", "denyWriteExact",             \
+	  "--deny-write-exact")
+
+/* A grant's access and scope words, and the network's: X(ID, C enum value,
+ * word, key of the JS enumeration object). The values start at 1 so that a
+ * zeroed field holds no word (policy_argv.c reads network 0 as "--network
+ * not given"). */
+#define SANDY_ACCESS_MAP(X)                                                  \
+	X(READ, 1, "read", "Read")                                            \
+	X(READ_WRITE, 2, "read_write", "ReadWrite")
+#define SANDY_SCOPE_MAP(X)                                                   \
+	X(EXACT, 1, "exact", "Exact")                                         \
+	X(SUBTREE, 2, "subtree", "Subtree")
+#define SANDY_NETWORK_MAP(X)                                                 \
+	X(ALLOW_ALL, 1, "allow_all", "AllowAll")                              \
+	X(BLOCK_ALL, 2, "block_all", "BlockAll")
+
+/* The backends the probe judges and the seam can run: X(ID, name). The
+ * enum (sandy_backend_id, probe.h) counts from 0: it indexes the probe's
+ * verdicts. The seam's provider adds two choices of its own in JS, "auto"
+ * (arbitration) and "runner" (an operator's runner); neither is a backend
+ * the C code knows, so neither is here. */
+#define SANDY_BACKEND_MAP(X)                                                 \
+	X(SANDY, "sandy")                                                     \
+	X(BWRAP, "bwrap")                                                     \
+	X(LANDLOCK, "landlock")                                               \
+	X(SEATBELT, "seatbelt")
+
+/* The seam's confining modes: X(ID, name) (sandy_mode, seam.h, from 1). */
+#define SANDY_MODE_MAP(X)                                                    \
+	X(READ_ONLY, "read-only")                                             \
+	X(WORKSPACE_WRITE, "workspace-write")
+
+/* The seam's one other mode. It confines nothing, so it never reaches C
+ * (the caller spawns its argv itself) and has no sandy_mode; it is spelled
+ * here because it belongs to the same list (the seam's SandboxMode, which
+ * the policy service accepts and the types declare), and a list spelled
+ * in two places is what this header exists to prevent. */
+#define SANDY_UNCONFINED_MODE "danger-full-access"
+
+/* How completely a backend enforces a policy's file effects: X(ID, word). */
+#define SANDY_ENFORCEMENT_MAP(X)                                             \
+	X(FULL, "full")                                                       \
+	X(PARTIAL, "partial")
+
+/* SandboxError's kinds, in the seed's order (sandy_error_kind, error.h,
+ * after SANDY_OK): X(ID, name). The launcher's fatal line carries the
+ * name, and lib/ throws SandboxError with these names of its own. */
+#define SANDY_ERROR_KIND_MAP(X)                                              \
+	X(UNSUPPORTED, "Unsupported")                                         \
+	X(INVALID_POLICY, "InvalidPolicy")                                    \
+	X(PREPARATION_FAILED, "PreparationFailed")                            \
+	X(ENFORCEMENT_FAILED, "EnforcementFailed")
+
+/* PolicyDocumentError's kinds (sandy_doc_error_kind, error.h, after
+ * SANDY_DOC_OK): X(ID, name). */
+#define SANDY_DOC_ERROR_KIND_MAP(X)                                          \
+	X(TOO_LARGE, "TooLarge")                                              \
+	X(PARSE, "Parse")                                                     \
+	X(UNSUPPORTED_VERSION, "UnsupportedVersion")                          \
+	X(TOO_MANY_CAPABILITIES, "TooManyCapabilities")
+
+/* ---- sections ----------------------------------------------------------- */
+
+typedef enum sandy_section {
+#define SANDY_X(id, key, property, option) SANDY_SECTION_##id,
+	SANDY_SECTION_MAP(SANDY_X)
+#undef SANDY_X
+	SANDY_SECTION_COUNT
+} sandy_section;
+
+/* The document key of section s: also its name in error messages. */
+static inline const char *sandy_section_key(sandy_section s)
+{
+	switch (s) {
+#define SANDY_X(id, key, property, option)                                   \
+	case SANDY_SECTION_##id:                                              \
+		return key;
+	SANDY_SECTION_MAP(SANDY_X)
+#undef SANDY_X
+	case SANDY_SECTION_COUNT:
+		break;
+	}
+	return "";
+}
+
+/* SANDY_SECTION_KEY(GRANTS) is "grants": where a message names a section. */
+#define SANDY_SECTION_KEY(id) sandy_section_key(SANDY_SECTION_##id)
+
+/* The property of the JS shape (lib/policy.js toNative, the addon). */
+static inline const char *sandy_section_property(sandy_section s)
+{
+	switch (s) {
+#define SANDY_X(id, key, property, option)                                   \
+	case SANDY_SECTION_##id:                                              \
+		return property;
+	SANDY_SECTION_MAP(SANDY_X)
+#undef SANDY_X
+	case SANDY_SECTION_COUNT:
+		break;
+	}
+	return "";
+}
+
+/* The option that carries one entry on the launcher's argv. */
+static inline const char *sandy_section_option(sandy_section s)
+{
+	switch (s) {
+#define SANDY_X(id, key, property, option)                                   \
+	case SANDY_SECTION_##id:                                              \
+		return option;
+	SANDY_SECTION_MAP(SANDY_X)
+#undef SANDY_X
+	case SANDY_SECTION_COUNT:
+		break;
+	}
+	return "";
+}
+
+/* ---- enforcement -------------------------------------------------------- */
+
+typedef enum sandy_enforcement {
+#define SANDY_X(id, word) SANDY_ENFORCEMENT_##id,
+	SANDY_ENFORCEMENT_MAP(SANDY_X)
+#undef SANDY_X
+} sandy_enforcement;
+
+static inline const char *sandy_enforcement_name(sandy_enforcement e)
+{
+	switch (e) {
+#define SANDY_X(id, word)                                                    \
+	case SANDY_ENFORCEMENT_##id:                                          \
+		return word;
+	SANDY_ENFORCEMENT_MAP(SANDY_X)
+#undef SANDY_X
+	}
+	return "";
+}
+
+#endif
