@@ -13,7 +13,8 @@ const linuxLauncher = ['apply', 'self', 'pins', 'guard', 'guard_view', 'loader_e
   'namespaces', 'mount_view', 'landlock', 'seccomp']
 
 const groups = {
-  core: ['core/error.c', 'core/policy.c', 'core/resolve.c', 'core/policy_argv.c', 'core/copy_dirs.c'],
+  core: ['core/error.c', 'core/policy.c', 'core/resolve.c', 'core/policy_argv.c', 'core/copy_dirs.c',
+    'core/paths.c', 'core/stat.c'],
   addon: ['addon/addon.c', 'addon/seam.c', 'core/policy_json.c', 'core/probe.c'],
   'addon-linux': ['linux/probe.c'],
   'addon-darwin': ['darwin/probe.c'],
