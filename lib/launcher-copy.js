@@ -16,6 +16,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { LAUNCHER } = require('./vocabulary')
+const { isWithin } = require('./paths')
 
 const NAME = LAUNCHER.name
 const COPY_MODE = 0o555
@@ -317,7 +318,7 @@ function exposure ({ root, rootId }, protect, euid, landlockOnly) {
     const at = chain.findIndex((a) => a.id === rootId)
     if (at < 0) continue
     if (landlockOnly) return 'the Landlock-only level cannot protect a launcher copy directory inside the writable workspace'
-    if (path.relative(root, dir).startsWith('..') || path.isAbsolute(path.relative(root, dir))) {
+    if (!isWithin(root, dir)) {
       return 'the writable workspace shows a launcher copy directory under another name (a bind mount)'
     }
     if (at > 0 && chain[1].uid === euid) return 'the writable workspace holds the parent of a launcher copy directory of this user'

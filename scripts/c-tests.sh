@@ -58,16 +58,19 @@ $cc $cflags -o "$out/policy_argv_test" "$src/test/policy_argv_test.c" \
 # The launcher's probe report: round trip, refusals, the judge.
 $cc $cflags -o "$out/probe_wire_test" "$src/test/probe_wire_test.c" \
 	"$src/core/probe.c"
+# Path containment and UTF-8 validation, the core's one copy of each.
+$cc $cflags -o "$out/paths_test" "$src/test/paths_test.c" "$src/core/paths.c"
 # Static, so it can copy itself into the test tree as a library-free program.
 $cc $cflags -static -o "$out/landlock_test" \
-	"$src/test/landlock_test.c" "$src/linux/landlock.c" "$src/core/error.c"
+	"$src/test/landlock_test.c" "$src/linux/landlock.c" "$src/core/error.c" \
+	"$src/core/paths.c" "$src/core/stat.c"
 
 run() {
 	echo "# $*"
 	"$@" || status=1
 }
 
-for t in bpf_test policy_argv_test probe_wire_test seccomp_test seccomp_test_rt landlock_test; do
+for t in bpf_test policy_argv_test probe_wire_test paths_test seccomp_test seccomp_test_rt landlock_test; do
 	run "$out/$t"
 done
 

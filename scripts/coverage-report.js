@@ -115,11 +115,18 @@ function annotate (objDir, gcda) {
   // a site the source marks "(unreachable: why)" just above is excused
   const failures = { total: 0, unreached: [], excused: [] }
   const recent = []
+  // gcov -t prints the object's own source first, then any header whose
+  // inline functions it compiled (csrc/linux/sys.h): only the first counts
+  let header = false
   for (const line of text.split('\n')) {
     const m = /^\s*([^:]+):\s*(\d+):(.*)$/.exec(line)
     if (!m) continue
     const [, count, no, code] = m
-    if (no === '0' && code.startsWith('Source:')) source = code.slice('Source:'.length)
+    if (no === '0' && code.startsWith('Source:')) {
+      if (source !== null) header = true
+      else source = code.slice('Source:'.length)
+    }
+    if (header) continue
     if (no !== '0') {
       recent.push(code)
       if (recent.length > 5) recent.shift()

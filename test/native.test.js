@@ -79,6 +79,27 @@ t.test('the macOS sources compile on Linux (syntax and warnings)', async (t) => 
   }
 })
 
+// glibc 2.33 made stat, lstat and fstat versioned symbols of their own:
+// one direct call raised the glibc the addon needs from 2.17 to 2.33. The
+// C code asks through sandy_stat (csrc/core/stat.h, statx by number), so
+// the newest symbol version the addon needs stays GLIBC_2.17 (clock_gettime).
+const GLIBC_MAX = [2, 17]
+
+t.test('the addon needs no glibc symbol newer than GLIBC_2.17', async (t) => {
+  const { addonPath } = require('../lib/binding.js')
+  const r = await run(['objdump', '-T', addonPath])
+  t.equal(r.code, 0, r.output.slice(-1000))
+  const newer = []
+  let versions = 0
+  for (const m of r.output.matchAll(/\(GLIBC_(\d+)\.(\d+)(?:\.(\d+))?\)\s+(\S+)/g)) {
+    versions++
+    const [major, minor] = [Number(m[1]), Number(m[2])]
+    if (major > GLIBC_MAX[0] || (major === GLIBC_MAX[0] && minor > GLIBC_MAX[1])) newer.push(`${m[4]}@GLIBC_${m[1]}.${m[2]}`)
+  }
+  t.ok(versions > 10, `${versions} versioned glibc symbols read`)
+  t.same(newer, [], 'no symbol needs a newer glibc')
+})
+
 t.test('the launcher depends on no shared library; the addon not on libseccomp', async (t) => {
   const { addonPath, launcherPath } = require('../lib/binding.js')
   const launcher = await run(['ldd', launcherPath()])

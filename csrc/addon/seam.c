@@ -12,6 +12,7 @@
 #include "../core/protocol.h"
 #include "../core/policy_argv.h"
 #include "../core/resolve.h"
+#include "../core/stat.h"
 
 /* ---- dialects --------------------------------------------------------- */
 
@@ -136,7 +137,7 @@ static int grant_devices(sandy_policy *out)
 			       SANDY_SCOPE_EXACT) != 0)
 		return -1;
 	for (i = 0; readable[i] != NULL; i++) {
-		if (stat(readable[i], &st) != 0)
+		if (sandy_stat(AT_FDCWD, readable[i], 0, &st) != 0)
 			continue; /* a minimal /dev: grant what exists */
 		if (sandy_policy_grant(out, readable[i], strlen(readable[i]),
 				       SANDY_ACCESS_READ,

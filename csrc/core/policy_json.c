@@ -21,6 +21,8 @@
  * indices, never anything taken from the document. No filesystem access. */
 #include "policy_json.h"
 
+#include "paths.h"
+
 #include <cjson/cJSON.h>
 
 #include <stdarg.h>
@@ -174,35 +176,17 @@ static bool scan_literal(scanner *sc, const char *word)
 	return true;
 }
 
-/* One UTF-8 sequence (RFC 3629: no overlongs, no surrogates, at most
- * U+10FFFF); points at the first byte that makes it invalid. */
+/* One UTF-8 sequence (paths.h: RFC 3629, no overlongs, no surrogates, at
+ * most U+10FFFF); points at the first byte that makes it invalid. */
 static bool scan_utf8(scanner *sc)
 {
-	uint8_t lead = sc->s[sc->pos], lo = 0x80, hi = 0xBF;
-	size_t need, i;
+	size_t bad = 0;
+	size_t len = sandy_utf8_sequence((const char *)sc->s + sc->pos,
+					 sc->len - sc->pos, &bad);
 
-	if (lead >= 0xC2 && lead <= 0xDF) {
-		need = 1;
-	} else if (lead >= 0xE0 && lead <= 0xEF) {
-		need = 2;
-		lo = lead == 0xE0 ? 0xA0 : 0x80;
-		hi = lead == 0xED ? 0x9F : 0xBF;
-	} else if (lead >= 0xF0 && lead <= 0xF4) {
-		need = 3;
-		lo = lead == 0xF0 ? 0x90 : 0x80;
-		hi = lead == 0xF4 ? 0x8F : 0xBF;
-	} else {
-		return scan_fail(sc, sc->pos, "invalid UTF-8");
-	}
-	for (i = 1; i <= need; i++) {
-		size_t at = sc->pos + i;
-
-		if (at >= sc->len || sc->s[at] < lo || sc->s[at] > hi)
-			return scan_fail(sc, at, "invalid UTF-8");
-		lo = 0x80;
-		hi = 0xBF;
-	}
-	sc->pos += need + 1;
+	if (len == 0)
+		return scan_fail(sc, sc->pos + bad, "invalid UTF-8");
+	sc->pos += len;
 	return true;
 }
 

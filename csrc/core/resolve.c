@@ -1,15 +1,17 @@
 /* Resolution: turns caller intent into effective rules against one
- * working-directory snapshot. Only realpath(3) and stat(2) touch the
- * filesystem: realpath follows symlinks component by component, so
+ * working-directory snapshot. Only realpath(3) and sandy_stat (stat.h)
+ * touch the filesystem: realpath follows symlinks component by component, so
  * `link/..` names the parent of the link's target, as the kernel would.
  * No chdir, no global state: the addon and the launcher both call this. */
 #include "resolve.h"
+
+#include "paths.h"
+#include "stat.h"
 
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <stdio.h>
 #include <unistd.h>
 
@@ -39,56 +41,6 @@ static int out_of_memory(sandy_error *err, where w)
 	return fail_at(err, SANDY_ERR_PREPARATION_FAILED, w, "out of memory");
 }
 
-/* ---- UTF-8 ------------------------------------------------------------ */
-
-/* Length of the well-formed sequence at s (at most n bytes), 0 when it is
- * not one: overlong forms, surrogates and code points past U+10FFFF are
- * not UTF-8 and would let two byte strings name one character. */
-static size_t utf8_sequence(const unsigned char *s, size_t n)
-{
-	size_t len, i;
-	unsigned char lo = 0x80, hi = 0xbf;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		len = 2;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		len = 3;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		len = 4;
-	else
-		return 0;
-	if (s[0] == 0xe0)
-		lo = 0xa0;
-	else if (s[0] == 0xed)
-		hi = 0x9f;
-	else if (s[0] == 0xf0)
-		lo = 0x90;
-	else if (s[0] == 0xf4)
-		hi = 0x8f;
-	if (n < len || s[1] < lo || s[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return len;
-}
-
-static bool utf8_valid(const char *text, size_t n)
-{
-	const unsigned char *s = (const unsigned char *)text;
-	size_t i = 0, step;
-
-	while (i < n) {
-		step = utf8_sequence(s + i, n - i);
-		if (step == 0)
-			return false;
-		i += step;
-	}
-	return true;
-}
-
 /* ---- strings and paths ------------------------------------------------ */
 
 /* a + "/" + b, without doubling the slash after the root. */
@@ -107,16 +59,6 @@ static char *path_join(const char *a, const char *b, size_t b_len)
 	memcpy(joined + a_len + 1, b, b_len);
 	joined[a_len + 1 + b_len] = '\0';
 	return joined;
-}
-
-bool sandy_path_contains(const char *outer, const char *inner)
-{
-	size_t n = strlen(outer);
-
-	if (n == 1 && outer[0] == '/')
-		return inner[0] == '/';
-	return strncmp(outer, inner, n) == 0 &&
-	       (inner[n] == '\0' || inner[n] == '/');
 }
 
 static bool same_text(const char *a, const char *b)
@@ -170,7 +112,7 @@ static int check_resolved(const char *path, where w, sandy_error *err)
 
 	if (len > SANDY_PATH_MAX_BYTES)
 		return invalid(err, w, "resolved path is too long");
-	if (!utf8_valid(path, len))
+	if (!sandy_utf8_valid(path, len))
 		return invalid(err, w, "resolved path is not valid UTF-8");
 	return 0;
 }
@@ -223,7 +165,7 @@ static int snapshot_cwd(const char *cwd, char **out, sandy_error *err)
 	free(abs);
 	if (rc != 0)
 		return -1;
-	if (stat(*out, &st) != 0)
+	if (sandy_stat(AT_FDCWD, *out, 0, &st) != 0)
 		rc = errno_fail(err, w, errno);
 	else if (!S_ISDIR(st.st_mode))
 		rc = invalid(err, w, "not a directory");
@@ -244,7 +186,7 @@ static int check_input(const sandy_path *p, where w, sandy_error *err)
 		return invalid(err, w, "path contains a NUL byte");
 	if (p->len > SANDY_PATH_MAX_BYTES)
 		return invalid(err, w, "path is too long");
-	if (!utf8_valid(p->bytes, p->len))
+	if (!sandy_utf8_valid(p->bytes, p->len))
 		return invalid(err, w, "path is not valid UTF-8");
 	return 0;
 }
@@ -351,7 +293,7 @@ static int check_grant(const sandy_grant *g, const char *canonical, where w,
 	    g->scope == SANDY_SCOPE_EXACT) {
 		struct stat st;
 
-		if (stat(canonical, &st) != 0)
+		if (sandy_stat(AT_FDCWD, canonical, 0, &st) != 0)
 			return errno_fail(err, w, errno);
 		/* A regular file cannot keep both content mutation and
 		 * parent replacement semantics (the seed); an exact directory
@@ -471,7 +413,7 @@ static int check_denied_object(const char *canonical, bool write_exact,
 {
 	struct stat st;
 
-	if (stat(canonical, &st) != 0)
+	if (sandy_stat(AT_FDCWD, canonical, 0, &st) != 0)
 		return invalid(err, w, "path is not accessible");
 	if (write_exact && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode))
 		return invalid(err, w,
@@ -495,7 +437,7 @@ static bool in_writable_grant(const sandy_resolved *r, const char *path)
 	for (size_t i = 0; i < r->n_grants; i++)
 		if (r->grants[i].access == SANDY_ACCESS_READ_WRITE &&
 		    r->grants[i].scope == SANDY_SCOPE_SUBTREE &&
-		    sandy_path_contains(r->grants[i].path, path))
+		    sandy_path_within(r->grants[i].path, path))
 			return true;
 	return false;
 }
@@ -574,7 +516,8 @@ static int walk(spelling *sp, const char *path, bool exempt_last, where w,
 			     strcmp(sp->cur, "/") == 0 ? "" : "/", (int)len,
 			     c) >= (int)sizeof(next))
 			return 0;
-		if (lstat(next, &st) == 0 && S_ISLNK(st.st_mode)) {
+		if (sandy_stat(AT_FDCWD, next, AT_SYMLINK_NOFOLLOW, &st) == 0 &&
+		    S_ISLNK(st.st_mode)) {
 			if (!(last && exempt_last) &&
 			    in_writable_grant(sp->r, sp->cur))
 				return invalid(err, w,
@@ -762,8 +705,8 @@ static bool denied(const sandy_rdeny *d, size_t n, const char *path)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		if (sandy_path_contains(d[i].canonical, path) ||
-		    (d[i].lexical && sandy_path_contains(d[i].lexical, path)))
+		if (sandy_path_within(d[i].canonical, path) ||
+		    (d[i].lexical && sandy_path_within(d[i].lexical, path)))
 			return true;
 	return false;
 }
@@ -779,7 +722,7 @@ bool sandy_resolved_covers_cwd(const sandy_resolved *r)
 		const sandy_rgrant *g = &r->grants[i];
 
 		granted = g->scope == SANDY_SCOPE_SUBTREE
-				  ? sandy_path_contains(g->path, r->cwd)
+				  ? sandy_path_within(g->path, r->cwd)
 				  : strcmp(g->path, r->cwd) == 0;
 	}
 	return granted && !denied(r->deny_subtrees, r->n_deny_subtrees, r->cwd);
@@ -793,7 +736,7 @@ static bool exec_covers(const sandy_resolved *r, const sandy_rgrant *g)
 		const sandy_rexec *e = &r->execs[i];
 
 		if (e->scope == SANDY_SCOPE_SUBTREE
-			    ? sandy_path_contains(e->path, g->path)
+			    ? sandy_path_within(e->path, g->path)
 			    : g->scope == SANDY_SCOPE_EXACT &&
 				      strcmp(e->path, g->path) == 0)
 			return true;
@@ -805,8 +748,8 @@ static bool exec_covers(const sandy_resolved *r, const sandy_rgrant *g)
  * executable, and they hold no file a loader could map. */
 static bool kernel_tree(const char *p)
 {
-	return sandy_path_contains("/proc", p) ||
-	       sandy_path_contains("/sys", p);
+	return sandy_path_within("/proc", p) ||
+	       sandy_path_within("/sys", p);
 }
 
 bool sandy_resolved_restricts_exec(const sandy_resolved *r)
@@ -821,7 +764,8 @@ bool sandy_resolved_restricts_exec(const sandy_resolved *r)
 		 * no program; a block device holds content a loader can map,
 		 * like a file (a swap of the object after this look fails
 		 * closed at the pins) */
-		if (g->scope == SANDY_SCOPE_EXACT && stat(g->path, &st) == 0 &&
+		if (g->scope == SANDY_SCOPE_EXACT &&
+		    sandy_stat(AT_FDCWD, g->path, 0, &st) == 0 &&
 		    (S_ISDIR(st.st_mode) || S_ISCHR(st.st_mode)))
 			continue;
 		return true;

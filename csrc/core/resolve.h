@@ -63,10 +63,6 @@ int sandy_resolve(const sandy_policy *p, const char *cwd, sandy_resolved *out,
 		  sandy_error *err);
 void sandy_resolved_free(sandy_resolved *r);
 
-/* Component-wise containment of canonical absolute paths: "/a/b" contains
- * "/a/b" and "/a/b/c", not "/a/bc". */
-bool sandy_path_contains(const char *outer, const char *inner);
-
 /* True when the resolved grants cover r->cwd and no deny hides it: the
  * Linux view contains only granted paths. */
 bool sandy_resolved_covers_cwd(const sandy_resolved *r);

@@ -7,10 +7,13 @@
 #include <spawn.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#ifdef __linux__
+#include "../linux/sys.h"
+#endif
 
 static int64_t now_ms(void)
 {
@@ -33,8 +36,8 @@ static int remaining_ms(int64_t deadline)
 static bool exits_before(pid_t pid, int64_t deadline)
 {
 	siginfo_t info;
-#ifdef SYS_pidfd_open
-	int pidfd = (int)syscall(SYS_pidfd_open, pid, 0);
+#ifdef __linux__
+	int pidfd = sys_pidfd_open(pid, 0);
 
 	if (pidfd >= 0) {
 		struct pollfd p = {.fd = pidfd, .events = POLLIN};

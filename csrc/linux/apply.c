@@ -31,11 +31,12 @@
 #include <linux/securebits.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../launcher/apply.h"
 #include "linux.h"
+#include "sys.h"
+#include "../core/stat.h"
 
 
 /* Test builds only (scripts/layer-builds.sh): layers switched off, so the
@@ -71,7 +72,7 @@ static int check_single_threaded(sandy_error *err)
 {
 	struct stat st;
 
-	if (stat("/proc/self/task", &st) != 0)
+	if (sandy_stat(AT_FDCWD, "/proc/self/task", 0, &st) != 0)
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 				  "threads: cannot count threads (errno %d)",
 				  errno);
@@ -92,7 +93,7 @@ static int check_landlock(const sandy_resolved *r, sandy_error *err)
 static int replace_keyring(sandy_error *err)
 {
 	/* ENOSYS: no keyrings in this kernel, so none can be inherited. */
-	if (syscall(SYS_keyctl, KEYCTL_JOIN_SESSION_KEYRING, NULL) < 0 &&
+	if (sys_keyctl(KEYCTL_JOIN_SESSION_KEYRING, 0) < 0 &&
 	    errno != ENOSYS)
 		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "keyring: replacing the session keyring failed (errno %d)",
@@ -104,7 +105,7 @@ static int get_caps(struct __user_cap_data_struct data[2])
 {
 	struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
 
-	return (int)syscall(SYS_capget, &hdr, data);
+	return sys_capget(&hdr, data);
 }
 
 static bool may_setpcap(const struct __user_cap_data_struct data[2])
@@ -157,7 +158,7 @@ static int drop_capabilities(sandy_error *err)
 				  "capabilities: ambient clear failed (errno %d)",
 				  errno);
 	data[0] = data[1] = (struct __user_cap_data_struct){0, 0, 0};
-	if (syscall(SYS_capset, &hdr, data) != 0 || get_caps(data) != 0 ||
+	if (sys_capset(&hdr, data) != 0 || get_caps(data) != 0 ||
 	    (data[0].permitted | data[1].permitted | data[0].effective |
 	     data[1].effective | data[0].inheritable | data[1].inheritable))
 		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,

@@ -10,6 +10,7 @@
 #include <sys/sysmacros.h>
 
 #include "linux.h"
+#include "../core/stat.h"
 
 /* Close-on-exec descriptors are this process's own: every inherited one
  * survived an exec, so none of them is marked, and the command receives
@@ -51,7 +52,7 @@ static bool is_directory(int fd)
 {
 	struct stat st;
 
-	return fstat(fd, &st) != 0 || S_ISDIR(st.st_mode);
+	return sandy_stat(fd, NULL, 0, &st) != 0 || S_ISDIR(st.st_mode);
 }
 
 /* Character devices whose writing reaches nothing of the host's: the
@@ -75,7 +76,7 @@ static bool reopenable_for_write(int fd)
 	struct stat st;
 	int flags = fcntl(fd, F_GETFL);
 
-	if (flags < 0 || fstat(fd, &st) != 0)
+	if (flags < 0 || sandy_stat(fd, NULL, 0, &st) != 0)
 		return true;
 	if (S_ISCHR(st.st_mode) && harmless_device(st.st_rdev))
 		return false;
@@ -134,7 +135,7 @@ static bool mappable_executable(int fd)
 	struct stat st;
 	struct statvfs vfs;
 
-	if (fstat(fd, &st) != 0)
+	if (sandy_stat(fd, NULL, 0, &st) != 0)
 		return true;
 	if (!S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode))
 		return false;

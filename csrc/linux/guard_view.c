@@ -32,7 +32,6 @@
 #include <inttypes.h>
 #include <stdbool.h>
 #include <linux/mount.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -43,6 +42,9 @@
 #include "../launcher/guard.h"
 #include "../core/resolve.h"
 #include "linux.h"
+#include "sys.h"
+#include "../core/paths.h"
+#include "../core/stat.h"
 
 #define LOCKED_ATTRS (MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV)
 
@@ -57,7 +59,7 @@ static int set_attr(int dfd, const char *path, unsigned int flags,
 {
 	struct mount_attr ma = {.attr_set = set, .attr_clr = clr};
 
-	return mount_setattr(dfd, path, flags, &ma, sizeof(ma));
+	return sys_mount_setattr(dfd, path, flags, &ma, sizeof(ma));
 }
 
 static int open_no_symlinks(int dfd, const char *path, int flags)
@@ -71,7 +73,7 @@ static int open_no_symlinks(int dfd, const char *path, int flags)
  * attached over fd's own place; the clone's descriptor, or -1. */
 static int cover(int fd, unsigned long long set, unsigned long long clr)
 {
-	int tree = open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+	int tree = sys_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
 					     AT_RECURSIVE | AT_EMPTY_PATH);
 
 	if (tree < 0)
@@ -81,7 +83,7 @@ static int cover(int fd, unsigned long long set, unsigned long long clr)
 		goto fail;
 	if (clr != 0 && set_attr(tree, "", AT_EMPTY_PATH, 0, clr) != 0)
 		goto fail;
-	if (move_mount(tree, "", fd, "",
+	if (sys_move_mount(tree, "", fd, "",
 		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) != 0)
 		goto fail;
 	return tree;
@@ -96,8 +98,8 @@ static bool mount_root(const char *path)
 {
 	struct statx stx;
 
-	return statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW, STATX_BASIC_STATS,
-		     &stx) == 0 &&
+	return sys_statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW,
+			 STATX_BASIC_STATS, &stx) == 0 &&
 	       (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
 	       (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
 }
@@ -114,7 +116,7 @@ static void devices_bound_in_dev(void)
 	if (d == NULL)
 		return;
 	while ((e = readdir(d)) != NULL)
-		if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		if (sandy_stat(dirfd(d), e->d_name, AT_SYMLINK_NOFOLLOW, &st) == 0 &&
 		    (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
 			set_attr(dirfd(d), e->d_name, AT_SYMLINK_NOFOLLOW, 0,
 				 MOUNT_ATTR_NODEV);
@@ -148,7 +150,7 @@ static int open_root(const char *root, const char *root_id, sandy_error *err)
 	char seen[48];
 	int fd = open_no_symlinks(AT_FDCWD, root, O_DIRECTORY);
 
-	if (fd >= 0 && fstat(fd, &st) == 0) {
+	if (fd >= 0 && sandy_stat(fd, NULL, 0, &st) == 0) {
 		snprintf(seen, sizeof(seen), "%" PRIu64 ":%" PRIu64,
 			 (uint64_t)st.st_dev, (uint64_t)st.st_ino);
 		if (strcmp(seen, root_id) == 0)
@@ -166,7 +168,7 @@ static int place_of(int dir, int tmp, const char *root)
 {
 	const char *in_tmp = root + strlen("/tmp");
 
-	if (!sandy_path_contains("/tmp", root))
+	if (!sandy_path_within("/tmp", root))
 		return dup(dir);
 	if (sandy_make_mountpoint(tmp, in_tmp, true) != 0)
 		return -1;
@@ -221,7 +223,7 @@ static int workspace(const char *root, const char *root_id, bool host_ro,
 	bool keep_ro = host_ro;
 	int dir, tree = -1, tmp = -1, place = -1, rc = -1;
 
-	if (sandy_path_contains("/dev", root) || sandy_path_contains("/proc", root) ||
+	if (sandy_path_within("/dev", root) || sandy_path_within("/proc", root) ||
 	    strcmp(root, "/tmp") == 0)
 		return sandy_fail(err, SANDY_ERR_INVALID_POLICY,
 				  "bubblewrap's own /dev, /proc and /tmp would "
@@ -231,7 +233,7 @@ static int workspace(const char *root, const char *root_id, bool host_ro,
 	dir = open_root(root, root_id, err);
 	if (dir < 0)
 		return -1;
-	tree = open_tree(dir, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+	tree = sys_open_tree(dir, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
 					  AT_RECURSIVE | AT_EMPTY_PATH);
 	if (tree < 0) {
 		fail(err, "cloning the workspace", errno);
@@ -243,13 +245,13 @@ static int workspace(const char *root, const char *root_id, bool host_ro,
 		goto done;
 	}
 	tmp = sandy_new_tmpfs("1777", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
-	if (tmp < 0 || move_mount(tmp, "", AT_FDCWD, "/tmp",
+	if (tmp < 0 || sys_move_mount(tmp, "", AT_FDCWD, "/tmp",
 				  MOVE_MOUNT_F_EMPTY_PATH) != 0) {
 		fail(err, "the private /tmp", errno);
 		goto done;
 	}
 	place = place_of(dir, tmp, root);
-	if (place < 0 || move_mount(tree, "", place, "",
+	if (place < 0 || sys_move_mount(tree, "", place, "",
 				    MOVE_MOUNT_F_EMPTY_PATH |
 					    MOVE_MOUNT_T_EMPTY_PATH) != 0) {
 		fail(err, "attaching the workspace", errno);
@@ -258,7 +260,7 @@ static int workspace(const char *root, const char *root_id, bool host_ro,
 	rc = 0;
 	for (size_t i = 0; rc == 0 && i < n_protect; i++)
 		if (strcmp(protect[i], root) != 0 &&
-		    sandy_path_contains(root, protect[i]))
+		    sandy_path_within(root, protect[i]))
 			rc = protect_one(tree, root, protect[i], err);
 done:
 	for (size_t k = 0; k < 4; k++) {

@@ -38,81 +38,19 @@
  *   the builder order, because expansion looks at every deny. */
 #include "../launcher/apply.h"
 #include "linux.h"
+#include "sys.h"
+#include "../core/paths.h"
+#include "../core/stat.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/landlock.h>
-#include <linux/openat2.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
-
-/* Debian 12's headers stop at ABI 2: everything newer is defined here. */
-#ifndef __NR_landlock_create_ruleset
-#define __NR_landlock_create_ruleset 444
-#endif
-#ifndef __NR_landlock_add_rule
-#define __NR_landlock_add_rule 445
-#endif
-#ifndef __NR_landlock_restrict_self
-#define __NR_landlock_restrict_self 446
-#endif
-#ifndef __NR_openat2
-#define __NR_openat2 437
-#endif
-#ifndef LANDLOCK_CREATE_RULESET_VERSION
-#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
-#endif
-#ifndef LANDLOCK_CREATE_RULESET_ERRATA
-#define LANDLOCK_CREATE_RULESET_ERRATA (1U << 1)
-#endif
-#ifndef LANDLOCK_ACCESS_FS_REFER
-#define LANDLOCK_ACCESS_FS_REFER (1ULL << 13) /* ABI 2 */
-#endif
-#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
-#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14) /* ABI 3 */
-#endif
-#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
-#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15) /* ABI 5 */
-#endif
-#ifndef LANDLOCK_RULE_NET_PORT
-#define LANDLOCK_RULE_NET_PORT 2 /* ABI 4 */
-#endif
-#ifndef LANDLOCK_ACCESS_NET_BIND_TCP
-#define LANDLOCK_ACCESS_NET_BIND_TCP (1ULL << 0)
-#endif
-#ifndef LANDLOCK_ACCESS_NET_CONNECT_TCP
-#define LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
-#endif
-#ifndef LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
-#define LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0) /* ABI 6 */
-#endif
-#ifndef LANDLOCK_SCOPE_SIGNAL
-#define LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
-#endif
-
-/* Our own names: the installed struct landlock_ruleset_attr is the ABI 1
- * layout and cannot be redefined. The kernel accepts any prefix size. */
-struct sandy_ll_ruleset_attr {
-	uint64_t handled_access_fs;
-	uint64_t handled_access_net;
-	uint64_t scoped;
-};
-
-struct sandy_ll_path_beneath {
-	uint64_t allowed_access;
-	int32_t parent_fd;
-} __attribute__((packed));
-
-struct sandy_ll_net_port {
-	uint64_t allowed_access;
-	uint64_t port;
-};
 
 /* The contract needs scoping, which arrived with ABI 6. */
 
@@ -160,8 +98,8 @@ typedef struct node_class {
 
 int sandy_landlock_abi(void)
 {
-	long v = syscall(__NR_landlock_create_ruleset, NULL, 0,
-			 LANDLOCK_CREATE_RULESET_VERSION);
+	long v = sys_landlock_create_ruleset(NULL, 0,
+					     LANDLOCK_CREATE_RULESET_VERSION);
 
 	return v > 0 && v < INT_MAX ? (int)v : 0;
 }
@@ -169,8 +107,8 @@ int sandy_landlock_abi(void)
 int sandy_landlock_errata(void)
 {
 	/* Kernels predating the errata flag reject it with EINVAL. */
-	long v = syscall(__NR_landlock_create_ruleset, NULL, 0,
-			 LANDLOCK_CREATE_RULESET_ERRATA);
+	long v = sys_landlock_create_ruleset(NULL, 0,
+					     LANDLOCK_CREATE_RULESET_ERRATA);
 
 	return v > 0 && v < INT_MAX ? (int)v : 0;
 }
@@ -188,22 +126,9 @@ static uint64_t handled_fs_for(int abi)
 	return fs;
 }
 
-/* True when `inner` is `outer` itself or lies beneath it. */
-static bool path_within(const char *inner, const char *outer)
-{
-	size_t n = strlen(outer);
-
-	if (strncmp(inner, outer, n) != 0)
-		return false;
-	if (inner[n] == '\0')
-		return true;
-	/* "/" is the only canonical path ending in a slash. */
-	return inner[n] == '/' || (n > 0 && outer[n - 1] == '/');
-}
-
 static bool path_strictly_above(const char *node, const char *other)
 {
-	return strcmp(node, other) != 0 && path_within(other, node);
+	return strcmp(node, other) != 0 && sandy_path_within(node, other);
 }
 
 static void classify_one(const char *node, const char *deny, bool subtree,
@@ -212,7 +137,7 @@ static void classify_one(const char *node, const char *deny, bool subtree,
 	if (deny == NULL)
 		return;
 	if (subtree) {
-		c->hidden |= path_within(node, deny);
+		c->hidden |= sandy_path_within(deny, node);
 		c->above_deny |= path_strictly_above(node, deny);
 	} else {
 		c->locked |= strcmp(node, deny) == 0;
@@ -298,8 +223,8 @@ static int add_rule(ll_ctx *ctx, int fd, uint64_t rights, bool is_dir)
 				  SANDY_LANDLOCK_RULES_MAX);
 	pb.allowed_access = rights;
 	pb.parent_fd = fd;
-	if (syscall(__NR_landlock_add_rule, ctx->ruleset_fd,
-		    LANDLOCK_RULE_PATH_BENEATH, &pb, 0) != 0)
+	if (sys_landlock_add_rule(ctx->ruleset_fd, LANDLOCK_RULE_PATH_BENEATH,
+				  &pb, 0) != 0)
 		return sandy_fail(ctx->err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "landlock_add_rule: %s", strerror(errno));
 	ctx->n_rules++;
@@ -394,7 +319,7 @@ static int expand_node(ll_ctx *ctx, int fd, uint64_t rights)
 
 	if (c.hidden)
 		return 0;
-	if (fstat(fd, &st) != 0)
+	if (sandy_stat(fd, NULL, 0, &st) != 0)
 		return sandy_fail(ctx->err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "landlock: fstat: %s", strerror(errno));
 	/* A symlink rule would be meaningless: access is checked on the
@@ -413,12 +338,8 @@ static int expand_node(ll_ctx *ctx, int fd, uint64_t rights)
  * changed since resolution: refuse it rather than follow it. */
 static int open_rule_path(const char *path)
 {
-	struct open_how how = {
-		.flags = O_PATH | O_CLOEXEC | O_NOFOLLOW,
-		.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-	};
-
-	return (int)syscall(__NR_openat2, AT_FDCWD, path, &how, sizeof(how));
+	return sandy_open_how(AT_FDCWD, path, O_PATH | O_CLOEXEC | O_NOFOLLOW,
+			      RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
 }
 
 static bool is_device(const struct stat *st)
@@ -444,7 +365,7 @@ static int add_exact(ll_ctx *ctx, int fd, uint64_t rights, bool rw)
 
 	if (c.hidden)
 		return 0;
-	if (fstat(fd, &st) != 0)
+	if (sandy_stat(fd, NULL, 0, &st) != 0)
 		return sandy_fail(ctx->err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "landlock: fstat: %s", strerror(errno));
 	rights = exact_rights(rights, &st, rw);
@@ -472,7 +393,7 @@ static int add_path_rules(ll_ctx *ctx, const char *path, uint64_t rights,
 				  "landlock: cannot open %s[%zu]: %s", section,
 				  index, strerror(errno));
 	if (expect != NULL && expect->known &&
-	    (fstat(fd, &st) != 0 ||
+	    (sandy_stat(fd, NULL, 0, &st) != 0 ||
 	     (unsigned long long)st.st_dev != expect->dev ||
 	     (unsigned long long)st.st_ino != expect->ino)) {
 		close(fd);
@@ -557,7 +478,7 @@ static int create_ruleset(const sandy_resolved *r, int abi,
 	if (r->network == SANDY_NETWORK_BLOCK_ALL)
 		attr.handled_access_net = LANDLOCK_ACCESS_NET_BIND_TCP |
 					  LANDLOCK_ACCESS_NET_CONNECT_TCP;
-	fd = syscall(__NR_landlock_create_ruleset, &attr, sizeof(attr), 0);
+	fd = sys_landlock_create_ruleset(&attr, sizeof(attr), 0);
 	if (fd < 0) {
 		sandy_error_kind kind = errno == ENOSYS || errno == EOPNOTSUPP
 						? SANDY_ERR_UNSUPPORTED
@@ -585,7 +506,7 @@ int sandy_landlock_restrict(const sandy_resolved *r, int abi, bool with_view,
 		return -1;
 	if (add_all_rules(&ctx) != 0)
 		goto out;
-	if (syscall(__NR_landlock_restrict_self, ctx.ruleset_fd, 0) != 0) {
+	if (sys_landlock_restrict_self(ctx.ruleset_fd, 0) != 0) {
 		sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 			   "landlock_restrict_self: %s", strerror(errno));
 		goto out;

@@ -28,9 +28,6 @@ typedef struct sandy_view {
 } sandy_view;
 
 int sandy_view_pin(const sandy_resolved *r, sandy_view *v, sandy_error *err);
-/* mount_view.c: openat2(dirfd, path, flags, resolve), or -1 with errno. */
-int sandy_open_how(int dirfd, const char *path, unsigned long long flags,
-		   unsigned long long resolve);
 /* mount_view.c: a detached tmpfs (mode, size or NULL, MOUNT_ATTR_*), or -1
  * with errno. */
 int sandy_new_tmpfs(const char *mode, const char *size, unsigned int attr);

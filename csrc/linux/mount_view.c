@@ -60,20 +60,17 @@
 #include <errno.h>
 #include <limits.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "linux.h"
-
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
+#include "sys.h"
+#include "../core/paths.h"
+#include "../core/stat.h"
 
 #define PIN_RESOLVE (RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)
 #define VIEW_RESOLVE (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | \
@@ -107,14 +104,6 @@ typedef struct view_build {
 /* ------------------------------------------------------------------ */
 /* small helpers */
 
-int sandy_open_how(int dirfd, const char *path, unsigned long long flags,
-		   unsigned long long resolve)
-{
-	struct open_how how = {.flags = flags, .resolve = resolve};
-
-	return (int)syscall(SYS_openat2, dirfd, path, &how, sizeof(how));
-}
-
 static int view_fail(sandy_error *err, const char *what, int e)
 {
 	return sandy_fail(err, e == ENOSYS ? SANDY_ERR_UNSUPPORTED
@@ -129,19 +118,9 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-/* True when a is p or an ancestor directory of p (canonical paths). */
-static bool path_covers(const char *a, const char *p)
-{
-	size_t n = strlen(a);
-
-	if (strcmp(a, "/") == 0)
-		return true;
-	return strncmp(a, p, n) == 0 && (p[n] == '\0' || p[n] == '/');
-}
-
 static bool path_strictly_covers(const char *a, const char *p)
 {
-	return strcmp(a, p) != 0 && path_covers(a, p);
+	return strcmp(a, p) != 0 && sandy_path_within(a, p);
 }
 
 /* The path relative to the view root ("." for the root itself). */
@@ -158,8 +137,8 @@ static bool same_mount(int a, int b)
 {
 	struct statx sa, sb;
 
-	return statx(a, "", AT_EMPTY_PATH, STATX_MNT_ID, &sa) == 0 &&
-	       statx(b, "", AT_EMPTY_PATH, STATX_MNT_ID, &sb) == 0 &&
+	return sys_statx(a, "", AT_EMPTY_PATH, STATX_MNT_ID, &sa) == 0 &&
+	       sys_statx(b, "", AT_EMPTY_PATH, STATX_MNT_ID, &sb) == 0 &&
 	       (sa.stx_mask & sb.stx_mask & STATX_MNT_ID) &&
 	       sa.stx_mnt_id == sb.stx_mnt_id;
 }
@@ -168,7 +147,7 @@ static bool same_object(int fd, const sandy_pin *p)
 {
 	struct stat st;
 
-	return fstat(fd, &st) == 0 && (unsigned long long)st.st_dev == p->dev &&
+	return sandy_stat(fd, NULL, 0, &st) == 0 && (unsigned long long)st.st_dev == p->dev &&
 	       (unsigned long long)st.st_ino == p->ino;
 }
 
@@ -184,7 +163,7 @@ static int pin_one(const char *path, const sandy_identity *expect,
 
 	p->path = path;
 	p->fd = sandy_open_how(AT_FDCWD, path, O_PATH | O_CLOEXEC, PIN_RESOLVE);
-	if (p->fd < 0 || fstat(p->fd, &st) != 0)
+	if (p->fd < 0 || sandy_stat(p->fd, NULL, 0, &st) != 0)
 		return -1;
 	if (expect->known && (expect->dev != (unsigned long long)st.st_dev ||
 			      expect->ino != (unsigned long long)st.st_ino)) {
@@ -303,7 +282,7 @@ static int reverify(sandy_pin *a, size_t n, const char *section,
 static bool under_deny_subtree(const view_build *b, const char *p)
 {
 	for (size_t i = 0; i < b->r->n_deny_subtrees; i++)
-		if (path_covers(b->r->deny_subtrees[i].canonical, p))
+		if (sandy_path_within(b->r->deny_subtrees[i].canonical, p))
 			return true;
 	return false;
 }
@@ -314,7 +293,7 @@ static bool rule_covers(sandy_scope scope, const char *rule,
 			const sandy_pin *at)
 {
 	if (scope == SANDY_SCOPE_SUBTREE)
-		return path_covers(rule, at->path);
+		return sandy_path_within(rule, at->path);
 	return !at->is_dir && strcmp(rule, at->path) == 0;
 }
 
@@ -373,7 +352,7 @@ static const view_entry *mount_above(const view_build *b, const char *p,
 		const view_entry *e = &b->e[i];
 
 		if (!e->mounted || !(strict ? path_strictly_covers(e->path, p)
-					    : path_covers(e->path, p)))
+					    : sandy_path_within(e->path, p)))
 			continue;
 		if (best == NULL || strlen(e->path) > strlen(best->path))
 			best = e;
@@ -424,16 +403,16 @@ static int plan(view_build *b, sandy_error *err)
 /* size NULL: the kernel's default (half of RAM), for temp areas. */
 int sandy_new_tmpfs(const char *mode, const char *size, unsigned int attr)
 {
-	int fs = fsopen("tmpfs", FSOPEN_CLOEXEC);
+	int fs = sys_fsopen("tmpfs", FSOPEN_CLOEXEC);
 	int mnt = -1;
 
 	if (fs < 0)
 		return -1;
-	if (fsconfig(fs, FSCONFIG_SET_STRING, "mode", mode, 0) == 0 &&
+	if (sys_fsconfig(fs, FSCONFIG_SET_STRING, "mode", mode, 0) == 0 &&
 	    (size == NULL ||
-	     fsconfig(fs, FSCONFIG_SET_STRING, "size", size, 0) == 0) &&
-	    fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
-		mnt = fsmount(fs, FSMOUNT_CLOEXEC, attr);
+	     sys_fsconfig(fs, FSCONFIG_SET_STRING, "size", size, 0) == 0) &&
+	    sys_fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+		mnt = sys_fsmount(fs, FSMOUNT_CLOEXEC, attr);
 	int saved = errno;
 	close(fs);
 	errno = saved;
@@ -503,7 +482,7 @@ static bool is_symlink(int dir, const struct dirent *de)
 	if (de->d_type != DT_UNKNOWN)
 		return de->d_type == DT_LNK;
 	/* file systems without d_type */
-	return fstatat(dir, de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	return sandy_stat(dir, de->d_name, AT_SYMLINK_NOFOLLOW, &st) == 0 &&
 	       S_ISLNK(st.st_mode);
 }
 
@@ -568,7 +547,7 @@ static int clone_trees(view_build *b, sandy_error *err)
 
 		if (!e->mounted)
 			continue;
-		e->tree_fd = open_tree(e->pin->fd, "",
+		e->tree_fd = sys_open_tree(e->pin->fd, "",
 				       OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
 					       AT_EMPTY_PATH | AT_RECURSIVE);
 		if (e->tree_fd < 0)
@@ -576,11 +555,11 @@ static int clone_trees(view_build *b, sandy_error *err)
 		if (writable && fstatvfs(e->tree_fd, &sv) != 0)
 			return view_fail(err, "fstatvfs", errno);
 		ma.attr_set = e->attr | MOUNT_ATTR_RDONLY;
-		if (mount_setattr(e->tree_fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
+		if (sys_mount_setattr(e->tree_fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
 				  &ma, sizeof(ma)) != 0)
 			return view_fail(err, "mount_setattr", errno);
 		if (writable && !(sv.f_flag & ST_RDONLY) &&
-		    mount_setattr(e->tree_fd, "", AT_EMPTY_PATH, &top,
+		    sys_mount_setattr(e->tree_fd, "", AT_EMPTY_PATH, &top,
 				  sizeof(top)) != 0)
 			return view_fail(err, "mount_setattr top", errno);
 	}
@@ -607,7 +586,7 @@ static int open_in_view(const view_build *b, const char *path,
 
 static int attach(int tree, int target, sandy_error *err)
 {
-	if (move_mount(tree, "", target, "",
+	if (sys_move_mount(tree, "", target, "",
 		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) != 0)
 		return view_fail(err, "move_mount", errno);
 	return 0;
@@ -652,7 +631,7 @@ static int attach_tmpfs(view_build *b, sandy_error *err)
 			       MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 		if (fd < 0)
 			return view_fail(err, "temp area tmpfs", errno);
-		rc = move_mount(fd, "", b->root_fd, rel(p),
+		rc = sys_move_mount(fd, "", b->root_fd, rel(p),
 				MOVE_MOUNT_F_EMPTY_PATH);
 		close(fd);
 		if (rc != 0)
@@ -684,7 +663,7 @@ static int make_deny_fs(view_build *b, sandy_error *err)
 	if (fd < 0)
 		return view_fail(err, "deny file", errno);
 	close(fd);
-	if (mount_setattr(b->deny_fd, "", AT_EMPTY_PATH, &ma, sizeof(ma)) != 0)
+	if (sys_mount_setattr(b->deny_fd, "", AT_EMPTY_PATH, &ma, sizeof(ma)) != 0)
 		return view_fail(err, "deny attributes", errno);
 	return 0;
 }
@@ -709,7 +688,7 @@ static int bind_onto_itself(view_build *b, const char *path, size_t len,
 	target = open_in_view(b, buf, NULL, err);
 	if (target < 0)
 		return -1;
-	tree = open_tree(target, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+	tree = sys_open_tree(target, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
 					     AT_EMPTY_PATH | AT_RECURSIVE);
 	rc = tree < 0 ? view_fail(err, "open_tree ancestor", errno)
 		      : attach(tree, target, err);
@@ -751,16 +730,16 @@ static int overmount(view_build *b, int target, const sandy_pin *pin,
 	int tree, rc;
 
 	if (subtree)
-		tree = open_tree(b->deny_fd, pin->is_dir ? "d" : "f",
+		tree = sys_open_tree(b->deny_fd, pin->is_dir ? "d" : "f",
 				 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 	else
-		tree = open_tree(target, "",
+		tree = sys_open_tree(target, "",
 				 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
 					 AT_EMPTY_PATH | AT_RECURSIVE);
 	if (tree < 0)
 		return view_fail(err, "open_tree deny", errno);
 	rc = 0;
-	if (!subtree && mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE,
+	if (!subtree && sys_mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE,
 				      &ma, sizeof(ma)) != 0)
 		rc = view_fail(err, "mount_setattr deny", errno);
 	if (rc == 0)
@@ -778,7 +757,7 @@ static bool hidden_by_other_deny(const view_build *b, size_t i)
 	for (size_t j = 0; j < b->r->n_deny_subtrees; j++) {
 		const char *d = b->r->deny_subtrees[j].canonical;
 
-		if (j == i || !path_covers(d, p))
+		if (j == i || !sandy_path_within(d, p))
 			continue;
 		if (strcmp(d, p) != 0 || j < i)
 			return true;
@@ -850,7 +829,7 @@ static int attach_root(view_build *b, sandy_error *err)
 {
 	/* pivot_root needs the new root attached in this namespace: stack it
 	 * on the old root, the one place known to exist. */
-	if (move_mount(b->root_fd, "", AT_FDCWD, "/",
+	if (sys_move_mount(b->root_fd, "", AT_FDCWD, "/",
 		       MOVE_MOUNT_F_EMPTY_PATH) != 0)
 		return view_fail(err, "attach root", errno);
 	return 0;
@@ -863,12 +842,12 @@ static int switch_root(view_build *b, sandy_error *err)
 	if (fchdir(b->root_fd) != 0)
 		return view_fail(err, "enter root", errno);
 	/* The old root ends up stacked on "." and is detached at once. */
-	if (syscall(SYS_pivot_root, ".", ".") != 0)
+	if (sys_pivot_root(".", ".") != 0)
 		return view_fail(err, "pivot_root", errno);
 	if (umount2(".", MNT_DETACH) != 0)
 		return view_fail(err, "detach old root", errno);
 	/* the skeleton itself (not the grants on it) is read-only */
-	if (mount_setattr(b->root_fd, "", AT_EMPTY_PATH, &ma, sizeof(ma)) != 0)
+	if (sys_mount_setattr(b->root_fd, "", AT_EMPTY_PATH, &ma, sizeof(ma)) != 0)
 		return view_fail(err, "root read-only", errno);
 	if (chdir(b->r->cwd) != 0)
 		return view_fail(err, "enter working directory", errno);

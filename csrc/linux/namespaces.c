@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "linux.h"
+#include "sys.h"
 
 /* The host refusing the namespaces is a missing mechanism, not a broken
  * one: EPERM (policy, e.g. a seccomp or LSM rule), EINVAL/ENOSYS (not
@@ -32,39 +33,23 @@ static sandy_error_kind unshare_failure_kind(int e)
 	}
 }
 
-static int write_proc_self(const char *name, const char *text, size_t len)
-{
-	int fd = open(name, O_WRONLY | O_CLOEXEC);
-	ssize_t n;
-	int saved;
-
-	if (fd < 0)
-		return -1;
-	n = write(fd, text, len);
-	saved = errno;
-	close(fd);
-	errno = saved;
-	return n == (ssize_t)len ? 0 : -1;
-}
-
 /* Inside = outside, one id each: the only map an unprivileged process may
  * write, and the one that keeps file owners meaningful. setgroups must be
  * denied before an unprivileged gid_map write is accepted. */
 static int write_id_maps(unsigned int uid, unsigned int gid, sandy_error *err)
 {
 	char line[64];
-	int len;
 
-	if (write_proc_self("/proc/self/setgroups", "deny", 4) != 0)
+	if (sandy_write_proc("/proc/self/setgroups", "deny") != 0)
 		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "namespaces: setgroups deny failed (errno %d)",
 				  errno);
-	len = snprintf(line, sizeof(line), "%u %u 1\n", uid, uid);
-	if (write_proc_self("/proc/self/uid_map", line, (size_t)len) != 0)
+	snprintf(line, sizeof(line), "%u %u 1\n", uid, uid);
+	if (sandy_write_proc("/proc/self/uid_map", line) != 0)
 		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "namespaces: uid map failed (errno %d)", errno);
-	len = snprintf(line, sizeof(line), "%u %u 1\n", gid, gid);
-	if (write_proc_self("/proc/self/gid_map", line, (size_t)len) != 0)
+	snprintf(line, sizeof(line), "%u %u 1\n", gid, gid);
+	if (sandy_write_proc("/proc/self/gid_map", line) != 0)
 		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "namespaces: gid map failed (errno %d)", errno);
 	return 0;

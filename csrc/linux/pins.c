@@ -12,34 +12,28 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../launcher/apply.h"
 #include "linux.h"
-
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
+#include "sys.h"
+#include "../core/stat.h"
 
 /* The object a pin names now (opened without following any symlink),
  * or -1 with errno (ENOSYS: no openat2, which the contract requires). */
 static int pin_identity(const struct sandy_launch_pin *p, sandy_identity *now)
 {
-	struct open_how how = {.flags = O_PATH | O_NOFOLLOW | O_CLOEXEC,
-			       .resolve = RESOLVE_NO_SYMLINKS |
-					  RESOLVE_NO_MAGICLINKS};
 	struct stat st;
-	int fd = (int)syscall(SYS_openat2, AT_FDCWD, p->path, &how, sizeof(how));
+	int fd = sandy_open_how(AT_FDCWD, p->path, O_PATH | O_NOFOLLOW | O_CLOEXEC,
+				RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
 	int rc;
 
 	if (fd < 0)
 		return -1;
-	rc = fstat(fd, &st);
+	rc = sandy_stat(fd, NULL, 0, &st);
 	close(fd);
 	if (rc != 0)
 		return -1;

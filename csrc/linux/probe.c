@@ -14,7 +14,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/prctl.h>
@@ -25,7 +24,9 @@
 
 #include "../core/policy.h"
 #include "../core/run.h"
+#include "../core/stat.h"
 #include "linux.h"
+#include "sys.h"
 
 #define CHILD_TIMEOUT_MS 2000
 #define BWRAP_TIMEOUT_MS 3000
@@ -168,7 +169,8 @@ static bool find_bwrap(sandy_probe_report *r)
 	for (i = 0; i < sizeof(bwrap_dirs) / sizeof(bwrap_dirs[0]); i++) {
 		snprintf(r->bwrap_path, sizeof(r->bwrap_path), "%s/bwrap",
 			 bwrap_dirs[i]);
-		if (stat(r->bwrap_path, &st) == 0 && S_ISREG(st.st_mode) &&
+		if (sandy_stat(AT_FDCWD, r->bwrap_path, 0, &st) == 0 &&
+		    S_ISREG(st.st_mode) &&
 		    access(r->bwrap_path, X_OK) == 0)
 			return true;
 	}

@@ -18,6 +18,7 @@
  * numbering schemes with their own multiplexers (i386 socketcall, whose
  * arguments live in memory seccomp cannot read). */
 #include "linux.h"
+#include "sys.h"
 
 #include <errno.h>
 #include <linux/filter.h>
@@ -36,10 +37,6 @@
 #define SANDY_SECCOMP_PRECOMPILED 0
 #endif
 
-#ifndef __NR_seccomp
-#define __NR_seccomp 317
-#endif
-
 #if !SANDY_SECCOMP_PRECOMPILED
 #define SANDY_SECCOMP_WITH_LIBSECCOMP 1
 #endif
@@ -56,16 +53,6 @@
 #include <stdbool.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
-
-#ifndef CLONE_NEWTIME
-#define CLONE_NEWTIME 0x00000080
-#endif
-#ifndef CLONE_NEWCGROUP
-#define CLONE_NEWCGROUP 0x02000000
-#endif
-#ifndef TIOCLINUX
-#define TIOCLINUX 0x541C
-#endif
 
 /* A system call by name, with its number for names libseccomp 2.5.4 does
  * not know. Numbers from 424 on are shared by every architecture. */
@@ -312,7 +299,7 @@ int sandy_seccomp_load(const sandy_resolved *r, sandy_error *err)
 	if (check_available(err) != 0)
 		return -1;
 	/* Single-threaded by contract: no TSYNC. */
-	if (syscall(__NR_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
+	if (sys_seccomp(SECCOMP_SET_MODE_FILTER, 0, &prog) != 0)
 		return load_failed(errno, err);
 	return 0;
 }

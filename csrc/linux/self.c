@@ -20,22 +20,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "../launcher/apply.h"
 #include "../core/copy_dirs.h"
 #include "../core/resolve.h"
 #include "linux.h"
-
-#ifndef SYS_openat2
-#define SYS_openat2 437
-#endif
+#include "sys.h"
+#include "../core/paths.h"
+#include "../core/stat.h"
 
 static bool same_inode(const struct stat *a, const struct stat *b)
 {
@@ -45,9 +42,6 @@ static bool same_inode(const struct stat *a, const struct stat *b)
 /* Fills dir (canonical) and returns an O_PATH descriptor of it, or -1. */
 static int self_dir(char dir[SANDY_PATH_MAX_BYTES + 1], sandy_error *err)
 {
-	struct open_how how = {.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-			       .resolve = RESOLVE_NO_SYMLINKS |
-					  RESOLVE_NO_MAGICLINKS};
 	struct stat exe, entry;
 	ssize_t n = readlink("/proc/self/exe", dir, SANDY_PATH_MAX_BYTES + 1);
 	char *slash;
@@ -57,19 +51,20 @@ static int self_dir(char dir[SANDY_PATH_MAX_BYTES + 1], sandy_error *err)
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 				  "self: the launcher cannot name its own file");
 	dir[n] = '\0';
-	if (stat("/proc/self/exe", &exe) != 0)
+	if (sandy_stat(AT_FDCWD, "/proc/self/exe", 0, &exe) != 0)
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 				  "self: the launcher cannot stat its own file "
 				  "(errno %d)",
 				  errno);
 	slash = strrchr(dir, '/');
 	*slash = '\0';
-	fd = (int)syscall(SYS_openat2, AT_FDCWD, dir[0] ? dir : "/", &how,
-			  sizeof(how));
+	fd = sandy_open_how(AT_FDCWD, dir[0] ? dir : "/",
+			    O_PATH | O_DIRECTORY | O_CLOEXEC,
+			    RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
 	if (fd < 0 && errno == ENOSYS)
 		return sandy_fail(err, SANDY_ERR_UNSUPPORTED,
 				  "self: openat2 is missing (errno %d)", errno);
-	if (fd < 0 || fstatat(fd, slash + 1, &entry, AT_SYMLINK_NOFOLLOW) != 0 ||
+	if (fd < 0 || sandy_stat(fd, slash + 1, AT_SYMLINK_NOFOLLOW, &entry) != 0 ||
 	    !same_inode(&exe, &entry)) {
 		if (fd >= 0)
 			close(fd);
@@ -119,7 +114,7 @@ static bool parent_owned_by(const char *dir, uid_t uid, struct stat *parent)
 		slash[1] = '\0';
 	else
 		*slash = '\0';
-	return stat(p, parent) == 0 && parent->st_uid == uid;
+	return sandy_stat(AT_FDCWD, p, 0, parent) == 0 && parent->st_uid == uid;
 }
 
 static bool is_writable_root(const sandy_resolved *r, const struct stat *st)
@@ -128,7 +123,7 @@ static bool is_writable_root(const sandy_resolved *r, const struct stat *st)
 
 	for (size_t i = 0; i < r->n_grants; i++)
 		if (r->grants[i].access == SANDY_ACCESS_READ_WRITE &&
-		    stat(r->grants[i].path, &g) == 0 && same_inode(&g, st))
+		    sandy_stat(AT_FDCWD, r->grants[i].path, 0, &g) == 0 && same_inode(&g, st))
 			return true;
 	return false;
 }
@@ -142,7 +137,7 @@ static int refuse_writable_ancestors(const sandy_resolved *r, int fd,
 	for (;;) {
 		int parent;
 
-		if (fstat(fd, &st) != 0)
+		if (sandy_stat(fd, NULL, 0, &st) != 0)
 			break;
 		if (is_writable_root(r, &st)) {
 			close(fd);
@@ -152,7 +147,7 @@ static int refuse_writable_ancestors(const sandy_resolved *r, int fd,
 		}
 		parent = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
 		close(fd);
-		if (parent < 0 || fstat(parent, &up) != 0) {
+		if (parent < 0 || sandy_stat(parent, NULL, 0, &up) != 0) {
 			if (parent >= 0)
 				close(parent);
 			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
@@ -177,16 +172,17 @@ int sandy_refuse_writable_over(const char *grant, const char *dir, uid_t uid,
 	struct stat g, st, parent;
 	size_t len = strlen(dir);
 
-	if (stat(grant, &g) != 0 || len > SANDY_PATH_MAX_BYTES)
+	if (sandy_stat(AT_FDCWD, grant, 0, &g) != 0 || len > SANDY_PATH_MAX_BYTES)
 		return 0; /* nothing writable there to check */
 	memcpy(p, dir, len + 1);
 	for (char *slash = p + len;; slash = strrchr(p, '/')) {
 		bool at_dir = slash == p + len;
 
 		*slash = '\0';
-		if (stat(at_dir ? dir : (p[0] ? p : "/"), &st) == 0 &&
+		if (sandy_stat(AT_FDCWD, at_dir ? dir : (p[0] ? p : "/"), 0,
+			       &st) == 0 &&
 		    same_inode(&g, &st)) {
-			if (!sandy_path_contains(grant, dir))
+			if (!sandy_path_within(grant, dir))
 				return sandy_fail(err, SANDY_ERR_INVALID_POLICY,
 						  "a writable grant shows a "
 						  "launcher copy directory "
@@ -225,13 +221,11 @@ int sandy_open_copy_dir(const char *dir, uid_t uid)
 	 * puts a copy there later (a root service's argv may be the first
 	 * use of the package by uid) */
 	(void)mkdir(dir, uid == 0 ? 0755 : 0700);
-	struct open_how how = {.flags = O_PATH | O_DIRECTORY | O_CLOEXEC,
-			       .resolve = RESOLVE_NO_SYMLINKS |
-					  RESOLVE_NO_MAGICLINKS};
 	struct stat st;
-	int fd = (int)syscall(SYS_openat2, AT_FDCWD, dir, &how, sizeof(how));
+	int fd = sandy_open_how(AT_FDCWD, dir, O_PATH | O_DIRECTORY | O_CLOEXEC,
+				RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
 
-	if (fd >= 0 && (fstat(fd, &st) != 0 || st.st_uid != uid)) {
+	if (fd >= 0 && (sandy_stat(fd, NULL, 0, &st) != 0 || st.st_uid != uid)) {
 		close(fd);
 		fd = -1;
 	}
