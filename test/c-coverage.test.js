@@ -146,6 +146,40 @@ async function walk (t, launcher, confined, { wrap, cwd, covDir, alloc }) {
   return { total, ...outcome }
 }
 
+// The probe mode under the same walk: a failing call may cost the report a
+// fact, never claim one the clean run did not (the probe fails closed),
+// and the launcher still answers with a report or its fatal line.
+async function probeWalk (launcher, { wrap, covDir }) {
+  const env = { PATH: '/usr/bin:/bin', SANDY_COVERAGE_DIR: covDir }
+  const fields = (out) => Object.fromEntries(out.split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]))
+  const isReport = (r) => r.code === 0 && r.stdout.startsWith('sandy-probe-v1\n') && r.stdout.endsWith('\nend\n')
+  const clean = await run([launcher, '--sandy-probe-v1'], { wrap, cwd: '/', env: { ...env, SANDY_FAULT_AT: '0' } })
+  const counts = [...clean.stderr.matchAll(/sandy-fault: calls (\d+)/g)].map((m) => Number(m[1]))
+  const total = counts.length > 0 ? Math.max(...counts) : 0
+  const want = fields(clean.stdout)
+  const outcome = { total, clean: isReport(clean) && want.user_namespaces === '1', failed: 0, reported: 0, bad: [] }
+  for (let n = 1; n <= total; n++) {
+    const r = await run([launcher, '--sandy-probe-v1'], { wrap, cwd: '/', env: { ...env, SANDY_FAULT_AT: String(n) } })
+    if (r.code === 125 && /^sandy-launcher: fatal: /m.test(r.stderr)) {
+      outcome.failed++
+      continue
+    }
+    if (!isReport(r)) {
+      outcome.bad.push(`call ${n}: exit ${r.code}, neither a report nor a fatal line`)
+      continue
+    }
+    outcome.reported++
+    const got = fields(r.stdout)
+    for (const [k, v] of Object.entries(got)) {
+      // (root_user restricts: an unreadable uid reads as root)
+      const claimed = k === 'root_user' ? v === '0' && want[k] === '1' : v === '1' && want[k] === '0'
+      if (claimed) outcome.bad.push(`call ${n}: ${k} claimed`)
+    }
+    if (Number(got.landlock_abi) > Number(want.landlock_abi)) outcome.bad.push(`call ${n}: a higher Landlock ABI`)
+  }
+  return outcome
+}
+
 t.test('the launcher\'s C: coverage, fault injection, failure sites', { skip: ROOT_ONLY }, async (t) => {
   const build = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-coverage-'))
   const covDir = path.join(build, 'streams')
@@ -170,6 +204,11 @@ t.test('the launcher\'s C: coverage, fault injection, failure sites', { skip: RO
       t.ok(w.total > 50, `${name} [${user.name}]: ${w.total} calls walked: ${w.failed} runner failures, ${w.confined} confined runs`)
       t.same(w.bad, [], `${name} [${user.name}]: no fault let the command run otherwise`)
     }
+  }
+  for (const user of users()) {
+    const p = await probeWalk(launcher, { wrap: user.wrap, covDir })
+    t.ok(p.clean && p.total > 20, `the probe mode [${user.name}]: a clean run reports, ${p.total} calls walked: ${p.reported} reports, ${p.failed} fatal lines`)
+    t.same(p.bad, [], `the probe mode [${user.name}]: no fault claimed a fact`)
   }
   for (const user of users()) {
     const dir = scratch(t, user)
