@@ -7,7 +7,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { constants: osConstants } = require('node:os')
-const { LAUNCHER } = require('./vocabulary')
+const { LAUNCHER_EXIT_FAILURE } = require('./launcher-protocol')
 
 const RUN_USAGE = 'sandy run (--policy FILE.json | --mode MODE [--root DIR] [--backend NAME]) [--cwd DIR] -- CMD [ARGS...]'
 const RUN_SUMMARY = 'run CMD confined by a Sandy policy document, or by a seam mode (root: the cwd)'
@@ -17,7 +17,7 @@ const USAGE_EXIT = 2
 const POLICY_EXIT = 1
 // The launcher could not be started: the same status the launcher uses for
 // its own failures before the target runs (csrc/core/protocol.h).
-const START_FAILURE_EXIT = LAUNCHER.exitFailure
+const START_FAILURE_EXIT = LAUNCHER_EXIT_FAILURE
 
 // Signals sent to `sandy` alone are passed on to the command; SIGINT and
 // SIGQUIT from a terminal already reach the whole foreground group, so they

@@ -10,7 +10,7 @@ const { ancestorIds, exposure } = require('./launcher-copy')
 const { probe: hostProbe } = require('./probe')
 const { SandboxUnavailableError } = require('./errors')
 const { isWithin } = require('./paths')
-const { newNonce, launcherRules, checkArgvSize } = require('./confine')
+const { newNonce, launcherRules, checkArgv, checkArgvSize } = require('./launcher-protocol')
 const { BACKENDS, CONFINED_MODES, UNCONFINED_MODE, ENFORCEMENTS } = require('./vocabulary')
 
 const quoted = (words) => words.map((w) => `'${w}'`).join(' or ')
@@ -91,12 +91,6 @@ const KERNEL_FILESYSTEMS = new Set([
   0x19800202 // mqueue
 ])
 const KERNEL_TREES = ['/proc', '/sys', '/dev']
-
-function checkArgv (argv) {
-  if (!Array.isArray(argv) || argv.length === 0 || !argv.every(isArgWord) || argv[0] === '') {
-    throw new TypeError('argv must be a non-empty array of strings without NUL bytes')
-  }
-}
 
 // The seam's SandboxPolicy: a confining mode and an existing absolute root,
 // returned canonical (bind mounts and Landlock act on the real directory).

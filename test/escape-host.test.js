@@ -9,7 +9,8 @@ const {
   SandboxPolicy, AccessMode, PathScope, NetworkPolicy, users, setup, tree, basePolicy, run, confine, describe
 } = require('./helpers/sandbox.js')
 const { confinePolicy, SandboxError, probe } = require('../lib/index.js')
-const { confineWith, LAUNCHER_EXIT_FAILURE } = require('../lib/confine.js')
+const { confineWith } = require('../lib/confine.js')
+const { LAUNCHER_EXIT_FAILURE } = require('../lib/launcher-protocol.js')
 const { verifiedLauncherPath } = require('../lib/binding.js')
 const { runCommand, passThrough, RUN_USAGE } = require('../lib/cli-run.js')
 

@@ -217,10 +217,13 @@ t.test('confine and the provider refuse, never run bare, when no verified launch
   const { confinePolicy } = t.mockRequire('../lib/confine.js', { '../lib/binding.js': broken, '../lib/policy.js': require('../lib/policy.js') })
   const { SandboxPolicy } = require('..')
   const policy = new SandboxPolicy('block_all').grant('/usr', 'read', 'subtree')
-  t.throws(() => confinePolicy(['/usr/bin/true'], policy, { cwd: '/usr' }), { kind: 'Unsupported', message: /the sandy launcher cannot be used here: no copy \(test\)/ })
-  // a provider whose launcher was fine at arbitration and is not any more
+  // (the probe asks the launcher first: without one, the host cannot keep
+  // the contract)
+  t.throws(() => confinePolicy(['/usr/bin/true'], policy, { cwd: '/usr' }), { kind: 'Unsupported', message: /the sandy launcher cannot keep its contract on this host: no copy \(test\)/ })
+  // a provider whose launcher was fine when probed and at arbitration, and
+  // is not any more
   let calls = 0
-  const flaky = { ...binding, verifiedLauncherPath: () => { if (calls++ > 0) return broken.verifiedLauncherPath(); return binding.verifiedLauncherPath() } }
+  const flaky = { ...binding, verifiedLauncherPath: () => { if (calls++ > 1) return broken.verifiedLauncherPath(); return binding.verifiedLauncherPath() } }
   const { createLocalSandboxProvider } = t.mockRequire('../lib/provider.js', { '../lib/binding.js': flaky })
   const provider = createLocalSandboxProvider({ backend: 'sandy' })
   t.equal(provider.probe().selected, 'sandy')
@@ -298,11 +301,5 @@ t.test('which writable roots expose a copy directory', async (t) => {
   t.match(exposure({ root: copies, rootId: id(copies) }, [copies], me, true), /the Landlock-only level cannot protect/)
 })
 
-t.test('a resolved path that cannot be pinned is a clear InvalidPolicy', async (t) => {
-  const realFs = require('node:fs')
-  const fsMock = { ...realFs, lstatSync: (p, o) => { if (p === '/usr') { const e = new Error('gone'); e.code = 'ENOENT'; throw e } return realFs.lstatSync(p, o) } }
-  const { confinePolicy } = t.mockRequire('../lib/confine.js', { 'node:fs': fsMock, '../lib/policy.js': require('../lib/policy.js') })
-  const { SandboxPolicy } = require('..')
-  t.throws(() => confinePolicy(['/usr/bin/true'], new SandboxPolicy('block_all').grant('/usr', 'read', 'subtree'), { cwd: '/usr' }),
-    { kind: 'InvalidPolicy', message: 'InvalidPolicy: a resolved path cannot be pinned (ENOENT)' }, 'a path gone between resolution and pinning')
-})
+// (a resolved path that cannot be pinned: pinning happens in the addon's
+// one crossing, csrc/test/confine_test.c, where the lookup can fail on cue)

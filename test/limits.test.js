@@ -8,7 +8,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const sandy = require('..')
-const { ARGV_MAX_BYTES } = require('../lib/confine.js')
+const { ARGV_MAX_BYTES } = require('../lib/launcher-protocol.js')
 const { addon } = require('../lib/binding.js')
 
 // A directory whose path is close to the 4,095-byte bound.
@@ -37,7 +37,7 @@ t.test('confinePolicy refuses an argv above the stated size; one below runs', as
   t.equal(r.status, 0, 'just below the limit, the argv spawns and runs')
   // control: the largest policy the bounds allow makes an argv the kernel
   // refuses outright
-  const words = addon.policyArgv(policyWith(dir, 1000).toNative(), Buffer.from('/usr'), 'ab'.repeat(16))
+  const words = addon.confinePolicy(policyWith(dir, 1000).toNative(), Buffer.from('/usr'), 'ab'.repeat(16)).argv
   const raw = spawnSync(small.argv[0], [...words, '--', '/usr/bin/true'], { cwd: '/usr' })
   t.equal(raw.error && raw.error.code, 'E2BIG', 'unchecked, such an argv fails to spawn with E2BIG')
 })

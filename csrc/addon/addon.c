@@ -15,6 +15,7 @@
 #include "../core/policy_json.h"
 #include "../core/probe.h"
 #include "../core/resolve.h"
+#include "confine.h"
 #include "seam.h"
 
 #define CHECK(call)                                                          \
@@ -576,111 +577,38 @@ static napi_value get_nonce(napi_env env, napi_value v, char *buf, size_t size)
 	return v;
 }
 
-/* policyArgv(policy, cwd, nonce) -> string[] (the launcher words after its
- * path) */
-/* Pins: [[key, path, "dev:ino"], ...] (lib/confine.js), copied whole into
- * malloc'd strings; free with pins_free() whatever get_pins() returned. */
-typedef struct pin_list {
-	struct sandy_launch_pin *pins;
-	char **strings;
-	size_t n, n_strings;
-} pin_list;
-
-static void pins_free(pin_list *l)
+/* confinePolicy(policy, cwd, nonce) -> {argv: string[]} | {error}: the
+ * launcher's words after its path, resolved, checked and pinned in this
+ * one call (confine.h). */
+static napi_value confine_policy(napi_env env, napi_callback_info info)
 {
-	for (size_t i = 0; i < l->n_strings; i++)
-		free(l->strings[i]);
-	free(l->strings);
-	free(l->pins);
-	memset(l, 0, sizeof(*l));
-}
-
-static char *copy_string(napi_env env, napi_value v, pin_list *l)
-{
-	size_t n;
-	char *s;
-
-	if (napi_get_value_string_utf8(env, v, NULL, 0, &n) != napi_ok ||
-	    n > SANDY_PATH_MAX_BYTES || (s = malloc(n + 1)) == NULL)
-		return NULL;
-	l->strings[l->n_strings++] = s;
-	if (napi_get_value_string_utf8(env, v, s, n + 1, &n) != napi_ok ||
-	    strlen(s) != n)
-		return NULL;
-	return s;
-}
-
-static napi_value get_pins(napi_env env, napi_value v, pin_list *l)
-{
-	uint32_t len;
-
-	if (get_length(env, v, &len) == NULL)
-		return NULL;
-	if (len > SANDY_PINS_MAX) {
-		napi_throw_range_error(env, "ESANDYARGS", "too many pins");
-		return NULL;
-	}
-	l->pins = calloc(len + 1, sizeof(*l->pins));
-	l->strings = calloc(3 * (size_t)len + 1, sizeof(*l->strings));
-	if (l->pins == NULL || l->strings == NULL)
-		return throw_oom(env);
-	for (uint32_t i = 0; i < len; i++) {
-		napi_value pin = get_element(env, v, i), key, path, id;
-
-		if (pin == NULL || (key = get_element(env, pin, 0)) == NULL ||
-		    (path = get_element(env, pin, 1)) == NULL ||
-		    (id = get_element(env, pin, 2)) == NULL)
-			return NULL;
-		l->pins[i].key = copy_string(env, key, l);
-		l->pins[i].path = copy_string(env, path, l);
-		l->pins[i].id = copy_string(env, id, l);
-		if (l->pins[i].key == NULL || l->pins[i].path == NULL ||
-		    l->pins[i].id == NULL) {
-			napi_throw_range_error(env, "ESANDYARGS", "unusable pin");
-			return NULL;
-		}
-		l->n++;
-	}
-	return v;
-}
-
-/* policyArgv(policy, cwd, nonce[, pins]): with pins, --pinned too */
-static napi_value policy_argv(napi_env env, napi_callback_info info)
-{
-	napi_value argv[4];
-	size_t argc = 4;
+	napi_value argv[3], out = NULL;
 	char nonce[SANDY_NONCE_MAX + 2];
-	sandy_launch l = {0};
-	pin_list pins = {0};
-	char **words;
+	sandy_policy p;
+	sandy_error err = {0};
+	char *cwd, **words;
 	size_t n = 0;
-	napi_value arr = NULL;
-	napi_valuetype type;
 
-	CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-	if (argc < 3)
-		return throw_missing(env);
-	if (get_nonce(env, argv[2], nonce, sizeof(nonce)) == NULL)
+	if (get_args(env, info, 3, argv) == NULL ||
+	    get_nonce(env, argv[2], nonce, sizeof(nonce)) == NULL)
 		return NULL;
-	if (argc > 3) {
-		CHECK(napi_typeof(env, argv[3], &type));
-		if (type != napi_undefined &&
-		    get_pins(env, argv[3], &pins) == NULL)
-			goto done;
-		l.pinned = type != napi_undefined;
+	if (read_policy_and_cwd(env, info, &p, &cwd) != NULL) {
+		words = sandy_confine_argv(&p, cwd, nonce[0] ? nonce : NULL,
+					   sandy_identify_nofollow, &n, &err);
+		if (words == NULL) {
+			out = sandbox_error_to_js(env, &err);
+		} else {
+			out = make_object(env);
+			if (out != NULL)
+				out = set_prop(env, out, "argv",
+					       words_to_js(env, words, n));
+			else
+				sandy_argv_free(words);
+		}
 	}
-	l.nonce = nonce[0] ? nonce : NULL;
-	l.pins = pins.pins;
-	l.n_pins = pins.n;
-	if (read_policy_and_cwd(env, info, &l.policy, &l.cwd) != NULL) {
-		words = sandy_launch_to_argv(&l, &n);
-		arr = words_to_js(env, words, n);
-	}
-done:
-	l.pins = NULL;
-	sandy_launch_free(&l);
-	pins_free(&pins);
-	return arr;
+	free(cwd);
+	sandy_policy_free(&p);
+	return out;
 }
 
 static napi_value make_null(napi_env env)
@@ -1072,7 +1000,7 @@ static napi_value init(napi_env env, napi_value exports)
 		 napi_enumerable, NULL},
 		{"resolvePolicy", NULL, resolve_policy, NULL, NULL, NULL,
 		 napi_enumerable, NULL},
-		{"policyArgv", NULL, policy_argv, NULL, NULL, NULL,
+		{"confinePolicy", NULL, confine_policy, NULL, NULL, NULL,
 		 napi_enumerable, NULL},
 		{"probe", NULL, probe, NULL, NULL, NULL, napi_enumerable, NULL},
 		{"limits", NULL, limits, NULL, NULL, NULL, napi_enumerable,

@@ -1,5 +1,6 @@
 #include "error.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 
@@ -42,4 +43,18 @@ const char *sandy_doc_error_kind_name(sandy_doc_error_kind kind)
 		break;
 	}
 	return "Ok";
+}
+
+const char *sandy_errno_name(int e, char buf[16])
+{
+	switch (e) {
+#define SANDY_X(name)                                                        \
+	case name:                                                            \
+		return #name;
+	SANDY_ERRNO_MAP(SANDY_X)
+#undef SANDY_X
+	default:
+		snprintf(buf, 16, "errno %d", e);
+		return buf;
+	}
 }

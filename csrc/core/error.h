@@ -29,6 +29,16 @@ int sandy_fail(sandy_error *err, sandy_error_kind kind, const char *fmt, ...)
 
 const char *sandy_error_kind_name(sandy_error_kind kind);
 
+/* The errno values a file lookup gives, by the names Node's err.code uses
+ * (in the manner of libuv's UV_ERRNO_MAP); strerrorname_np would raise
+ * the glibc the addon needs to 2.32. */
+#define SANDY_ERRNO_MAP(X)                                                   \
+	X(EPERM) X(ENOENT) X(EIO) X(ENXIO) X(EACCES) X(EBUSY) X(EEXIST)      \
+	X(ENODEV) X(ENOTDIR) X(EISDIR) X(EINVAL) X(ENFILE) X(EMFILE)         \
+	X(ENOMEM) X(ENAMETOOLONG) X(ELOOP) X(EOVERFLOW) X(ESTALE) X(ENOSYS)
+/* "ENOENT" and so on, or "errno N" (in buf) for any other. */
+const char *sandy_errno_name(int e, char buf[16]);
+
 /* PolicyDocumentError of the seed. */
 typedef enum sandy_doc_error_kind {
 	SANDY_DOC_OK = 0,

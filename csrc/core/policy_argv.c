@@ -2,6 +2,7 @@
 
 #include "protocol.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -281,4 +282,74 @@ void sandy_launch_free(sandy_launch *l)
 	free(l->cwd);
 	free(l->pins);
 	memset(l, 0, sizeof(*l));
+}
+
+/* ---- --pin keys (policy_argv.h) -------------------------------------- */
+
+void sandy_grant_pin_key(char out[SANDY_PIN_KEY_BYTES], size_t i,
+			 const sandy_rgrant *g)
+{
+	snprintf(out, SANDY_PIN_KEY_BYTES, "%s[%zu]:%s:%s",
+		 sandy_section_key(SANDY_SECTION_GRANTS), i,
+		 sandy_access_name(g->access), sandy_scope_name(g->scope));
+}
+
+void sandy_exec_pin_key(char out[SANDY_PIN_KEY_BYTES], size_t i,
+			const sandy_rexec *x)
+{
+	snprintf(out, SANDY_PIN_KEY_BYTES, "%s[%zu]:%s",
+		 sandy_section_key(SANDY_SECTION_EXECUTABLE_GRANTS), i,
+		 sandy_scope_name(x->scope));
+}
+
+void sandy_deny_pin_key(char out[SANDY_PIN_KEY_BYTES], sandy_section s,
+			size_t i, bool lexical)
+{
+	snprintf(out, SANDY_PIN_KEY_BYTES, "%s[%zu]%s", sandy_section_key(s),
+		 i, lexical ? ".lexical" : "");
+}
+
+void sandy_pin_id(char out[SANDY_PIN_ID_BYTES], unsigned long long dev,
+		  unsigned long long ino)
+{
+	snprintf(out, SANDY_PIN_ID_BYTES, "%llu:%llu", dev, ino);
+}
+
+static int each_deny(const sandy_rdeny *d, size_t n, sandy_section s,
+		     sandy_pin_fn fn, void *ctx)
+{
+	char key[SANDY_PIN_KEY_BYTES];
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		sandy_deny_pin_key(key, s, i, false);
+		rc = fn(ctx, key, d[i].canonical);
+		if (rc == 0 && d[i].lexical != NULL) {
+			sandy_deny_pin_key(key, s, i, true);
+			rc = fn(ctx, key, d[i].lexical);
+		}
+	}
+	return rc;
+}
+
+int sandy_pins_each(const sandy_resolved *r, sandy_pin_fn fn, void *ctx)
+{
+	char key[SANDY_PIN_KEY_BYTES];
+	int rc = fn(ctx, "cwd", r->cwd);
+
+	for (size_t i = 0; rc == 0 && i < r->n_grants; i++) {
+		sandy_grant_pin_key(key, i, &r->grants[i]);
+		rc = fn(ctx, key, r->grants[i].path);
+	}
+	for (size_t i = 0; rc == 0 && i < r->n_execs; i++) {
+		sandy_exec_pin_key(key, i, &r->execs[i]);
+		rc = fn(ctx, key, r->execs[i].path);
+	}
+	if (rc == 0)
+		rc = each_deny(r->deny_subtrees, r->n_deny_subtrees,
+			       SANDY_SECTION_DENY_SUBTREES, fn, ctx);
+	if (rc == 0)
+		rc = each_deny(r->deny_write_exact, r->n_deny_write_exact,
+			       SANDY_SECTION_DENY_WRITE_EXACT, fn, ctx);
+	return rc;
 }

@@ -44,6 +44,7 @@
 
 #include "error.h"
 #include "policy.h"
+#include "resolve.h"
 
 #define SANDY_ARGV_MAGIC "--sandy-policy-v1"
 
@@ -93,5 +94,31 @@ void sandy_launch_free(sandy_launch *l);
  * malformed command line fails with the tagged line. */
 const char *sandy_launch_nonce(int argc, char *const argv[]);
 bool sandy_nonce_valid(const char *nonce);
+
+/* --pin keys, both halves: the addon names every entry of a resolved
+ * policy with these (sandy_pins_each), the launcher finds each entry of
+ * its own resolution by the same key (linux/pins.c). */
+#define SANDY_PIN_KEY_BYTES 64
+#define SANDY_PIN_ID_BYTES 48
+/* "grants[I]:ACCESS:SCOPE" */
+void sandy_grant_pin_key(char out[SANDY_PIN_KEY_BYTES], size_t i,
+			 const sandy_rgrant *g);
+/* "executable_grants[I]:SCOPE" */
+void sandy_exec_pin_key(char out[SANDY_PIN_KEY_BYTES], size_t i,
+			const sandy_rexec *x);
+/* "deny_subtrees[I]" or "deny_write_exact[I]", ".lexical" after it for
+ * the deny's spelling through a link */
+void sandy_deny_pin_key(char out[SANDY_PIN_KEY_BYTES], sandy_section s,
+			size_t i, bool lexical);
+/* decimal "DEV:INO" */
+void sandy_pin_id(char out[SANDY_PIN_ID_BYTES], unsigned long long dev,
+		  unsigned long long ino);
+
+/* Every pin of r in order ("cwd", the grants, the executable grants, then
+ * each deny's canonical path and its lexical spelling where it has one):
+ * fn(ctx, key, path) once each; a non-zero return stops the walk and is
+ * returned. */
+typedef int (*sandy_pin_fn)(void *ctx, const char *key, const char *path);
+int sandy_pins_each(const sandy_resolved *r, sandy_pin_fn fn, void *ctx);
 
 #endif

@@ -11,7 +11,6 @@
  * a runner failure. */
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -44,10 +43,9 @@ static int pin_identity(const struct sandy_launch_pin *p, sandy_identity *now)
 
 static bool same_id(const sandy_identity *id, const char *text)
 {
-	char buf[48];
+	char buf[SANDY_PIN_ID_BYTES];
 
-	snprintf(buf, sizeof(buf), "%" PRIu64 ":%" PRIu64, (uint64_t)id->dev,
-		 (uint64_t)id->ino);
+	sandy_pin_id(buf, id->dev, id->ino);
 	return strcmp(buf, text) == 0;
 }
 
@@ -62,23 +60,20 @@ static const struct sandy_launch_pin *find(const sandy_launch *l,
 	return NULL;
 }
 
-/* With --pinned, the entry named key must be pinned with this path; its
- * pinned object becomes what later steps (the view's own pinning) must
- * find there too. */
-static int match(const sandy_launch *l, const char *section, size_t i,
-		 const char *suffix, const char *path, sandy_identity *expect,
+/* With --pinned, the entry named key (entry i of section) must be pinned
+ * with this path; its pinned object becomes what later steps (the view's
+ * own pinning) must find there too. */
+static int match(const sandy_launch *l, const char *key, sandy_section s,
+		 size_t i, const char *path, sandy_identity *expect,
 		 sandy_error *err)
 {
-	char key[64];
-	const struct sandy_launch_pin *p;
+	const struct sandy_launch_pin *p = find(l, key, path);
 	unsigned long long dev, ino;
 
-	snprintf(key, sizeof(key), "%s[%zu]%s", section, i, suffix);
-	p = find(l, key, path);
 	if (p == NULL)
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 				  "%s[%zu] is not what confine resolved",
-				  section, i);
+				  sandy_section_key(s), i);
 	/* (the id was just checked against the object: no second open) */
 	if (expect != NULL && sscanf(p->id, "%llu:%llu", &dev, &ino) == 2)
 		*expect = (sandy_identity){true, dev, ino};
@@ -86,15 +81,19 @@ static int match(const sandy_launch *l, const char *section, size_t i,
 }
 
 static int match_denies(const sandy_launch *l, sandy_rdeny *d, size_t n,
-			const char *section, sandy_error *err)
+			sandy_section s, sandy_error *err)
 {
-	for (size_t i = 0; i < n; i++)
-		if (match(l, section, i, "", d[i].canonical, &d[i].expect,
-			  err) != 0 ||
+	char key[SANDY_PIN_KEY_BYTES], lexical[SANDY_PIN_KEY_BYTES];
+
+	for (size_t i = 0; i < n; i++) {
+		sandy_deny_pin_key(key, s, i, false);
+		sandy_deny_pin_key(lexical, s, i, true);
+		if (match(l, key, s, i, d[i].canonical, &d[i].expect, err) !=
+			    0 ||
 		    (d[i].lexical != NULL &&
-		     match(l, section, i, ".lexical", d[i].lexical, NULL,
-			   err) != 0))
+		     match(l, lexical, s, i, d[i].lexical, NULL, err) != 0))
 			return -1;
+	}
 	return 0;
 }
 
@@ -158,28 +157,25 @@ int sandy_check_pins(const sandy_launch *l, sandy_resolved *r,
 	 * and split since confine cannot keep every key while one gains
 	 * access */
 	for (size_t i = 0; i < r->n_grants; i++) {
-		char suffix[40];
+		char key[SANDY_PIN_KEY_BYTES];
 
-		snprintf(suffix, sizeof(suffix), ":%s:%s",
-			 sandy_access_name(r->grants[i].access),
-			 sandy_scope_name(r->grants[i].scope));
-		if (match(l, SANDY_SECTION_KEY(GRANTS), i, suffix,
-			  r->grants[i].path, &r->grants[i].expect, err) != 0)
+		sandy_grant_pin_key(key, i, &r->grants[i]);
+		if (match(l, key, SANDY_SECTION_GRANTS, i, r->grants[i].path,
+			  &r->grants[i].expect, err) != 0)
 			return -1;
 	}
 	for (size_t i = 0; i < r->n_execs; i++) {
-		char suffix[24];
+		char key[SANDY_PIN_KEY_BYTES];
 
-		snprintf(suffix, sizeof(suffix), ":%s",
-			 sandy_scope_name(r->execs[i].scope));
-		if (match(l, SANDY_SECTION_KEY(EXECUTABLE_GRANTS), i, suffix,
+		sandy_exec_pin_key(key, i, &r->execs[i]);
+		if (match(l, key, SANDY_SECTION_EXECUTABLE_GRANTS, i,
 			  r->execs[i].path, &r->execs[i].expect, err) != 0)
 			return -1;
 	}
 	if (match_denies(l, r->deny_subtrees, r->n_deny_subtrees,
-			 SANDY_SECTION_KEY(DENY_SUBTREES), err) != 0 ||
+			 SANDY_SECTION_DENY_SUBTREES, err) != 0 ||
 	    match_denies(l, r->deny_write_exact, r->n_deny_write_exact,
-			 SANDY_SECTION_KEY(DENY_WRITE_EXACT), err) != 0)
+			 SANDY_SECTION_DENY_WRITE_EXACT, err) != 0)
 		return -1;
 	if (find(l, "cwd", r->cwd) == NULL)
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
