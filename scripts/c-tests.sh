@@ -60,6 +60,11 @@ $cc $cflags -o "$out/probe_wire_test" "$src/test/probe_wire_test.c" \
 	"$src/core/probe.c"
 # Path containment and UTF-8 validation, the core's one copy of each.
 $cc $cflags -o "$out/paths_test" "$src/test/paths_test.c" "$src/core/paths.c"
+# The guard mode's words: encoder and decoder.
+$cc $cflags -o "$out/guard_argv_test" "$src/test/guard_argv_test.c" \
+	"$src/core/guard_argv.c" "$src/core/policy_argv.c" "$src/core/policy.c" \
+	"$src/core/resolve.c" "$src/core/error.c" "$src/core/paths.c" \
+	"$src/core/stat.c"
 # confinePolicy's one crossing: refusals and pins, the lookup injected.
 $cc $cflags -o "$out/confine_test" "$src/test/confine_test.c" \
 	"$src/addon/confine.c" "$src/core/policy_argv.c" "$src/core/policy.c" \
@@ -75,7 +80,7 @@ run() {
 	"$@" || status=1
 }
 
-for t in bpf_test policy_argv_test probe_wire_test paths_test confine_test seccomp_test seccomp_test_rt landlock_test; do
+for t in bpf_test policy_argv_test probe_wire_test paths_test confine_test guard_argv_test seccomp_test seccomp_test_rt landlock_test; do
 	run "$out/$t"
 done
 

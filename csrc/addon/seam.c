@@ -8,7 +8,7 @@
 #include <sys/stat.h>
 
 #include "../core/copy_dirs.h"
-#include "../launcher/guard.h"
+#include "../core/guard_argv.h"
 #include "../core/protocol.h"
 #include "../core/policy_argv.h"
 #include "../core/resolve.h"
@@ -219,11 +219,8 @@ char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
 	 * The guard builds the whole tree by descriptor in a namespace of its
 	 * own (the root confine saw writable, every other mount read-only, a
 	 * private /tmp) and bubblewrap binds it as it stands. */
-	const char *const guard[] = {c->launcher, SANDY_GUARD_MAGIC, "--nonce",
-				     c->nonce, NULL};
-	const char *const guard_root[] = {"--bind-root", c->root, c->root_id,
-					  NULL};
-	const char *const guard_end[] = {"--", NULL};
+	sandy_guard_args g = {.nonce = c->nonce};
+	const char *guard[SANDY_GUARD_WORDS_MAX + 1] = {0};
 	/* The guard's tree as it stands, fresh /proc for a private PID
 	 * namespace (the host's /proc would expose other processes' roots),
 	 * a minimal /dev that is then made read-only (its device nodes stay
@@ -260,20 +257,20 @@ char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
 	char **out = NULL;
 	bool writes = c->mode == SANDY_MODE_WORKSPACE_WRITE;
 
-	if (c->n_protect > SANDY_GUARD_PROTECT_MAX)
+	if (writes) {
+		g.root = c->root;
+		g.root_id = c->root_id;
+		if (c->n_protect > SANDY_GUARD_PROTECT_MAX)
+			return NULL;
+		memcpy(g.protect, c->protect, c->n_protect * sizeof(*g.protect));
+		g.n_protect = c->n_protect;
+	}
+	if (sandy_guard_words(c->launcher, &g, guard) == 0)
 		return NULL;
-	words = calloc(64 + 2 * c->n_protect, sizeof(*words));
+	words = calloc(SANDY_GUARD_WORDS_MAX + 64, sizeof(*words));
 	if (words == NULL)
 		return NULL;
 	append(words, &n, guard);
-	if (writes) {
-		append(words, &n, guard_root);
-		for (size_t i = 0; i < c->n_protect; i++) {
-			words[n++] = "--protect";
-			words[n++] = c->protect[i];
-		}
-	}
-	append(words, &n, guard_end);
 	append(words, &n, head);
 	if (writes)
 		append(words, &n, writable);

@@ -1,10 +1,7 @@
 /* The launcher's guard mode, in front of a runner that passes inherited
- * descriptors through and has no Landlock of its own (bubblewrap):
- *
- *   LAUNCHER --sandy-guard-v1 [--nonce HEX] [--bind-root PATH DEV:INO]
- *            {--protect DIR} -- /ABSOLUTE/RUNNER [ARGS...]
- *
- * It refuses inherited descriptors the runner's view cannot contain (any
+ * descriptors through and has no Landlock of its own (bubblewrap); its
+ * words are core/guard_argv.h's. It refuses inherited descriptors the
+ * runner's view cannot contain (any
  * directory; a regular file or block device not open for writing, which
  * could be reopened for writing through /proc/self/fd on the host's
  * mount); checks its own uid's launcher copies (with the host's ids);

@@ -10,6 +10,7 @@
 
 #include "apply.h"
 #include "../core/copy_dirs.h"
+#include "../core/guard_argv.h"
 #include "../core/probe.h"
 #include "guard.h"
 #include "../core/protocol.h"
@@ -108,37 +109,23 @@ static void __attribute__((noreturn)) exec_target(char *const argv[])
 			      : SANDY_LAUNCHER_EXIT_NOEXEC);
 }
 
-/* Guard mode (guard.h): argv[1] is SANDY_GUARD_MAGIC. */
+/* Guard mode (guard.h): argv[1] is SANDY_GUARD_MAGIC (guard_argv.h). */
 static void __attribute__((noreturn)) guard(int argc, char *argv[],
 					    const char *nonce)
 {
 	sandy_error err = {0};
-	const char *root = NULL, *root_id = NULL;
+	sandy_guard_args g;
 	const char *protect[SANDY_GUARD_PROTECT_MAX + SANDY_COPY_DIRS_MAX];
-	size_t n_protect = 0;
+	size_t n_protect;
 	char **runner;
-	int i = 2;
 
-	if (i + 1 < argc && strcmp(argv[i], "--nonce") == 0)
-		i += 2;
-	if (i + 2 < argc && strcmp(argv[i], "--bind-root") == 0) {
-		root = argv[i + 1];
-		root_id = argv[i + 2];
-		i += 3;
-	}
-	while (i + 1 < argc && strcmp(argv[i], "--protect") == 0 &&
-	       n_protect < SANDY_GUARD_PROTECT_MAX && root != NULL) {
-		protect[n_protect++] = argv[i + 1];
-		i += 2;
-	}
-	if (i + 1 >= argc || strcmp(argv[i], "--") != 0 || argv[i + 1][0] != '/') {
-		sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED,
-			   "malformed guard arguments");
+	if (sandy_guard_from_argv(argc, argv, &g, &err) != 0)
 		die(&err, nonce);
-	}
-	if (sandy_guard_prepare(root, protect, &n_protect, &err) != 0 ||
-	    (runner = sandy_guard_runner_argv(argv + i + 1, &err)) == NULL ||
-	    sandy_guard_enter(root, root_id, protect, n_protect, &err) != 0)
+	n_protect = g.n_protect;
+	memcpy(protect, g.protect, n_protect * sizeof(*protect));
+	if (sandy_guard_prepare(g.root, protect, &n_protect, &err) != 0 ||
+	    (runner = sandy_guard_runner_argv(argv + g.runner, &err)) == NULL ||
+	    sandy_guard_enter(g.root, g.root_id, protect, n_protect, &err) != 0)
 		die(&err, nonce);
 	execv(runner[0], runner);
 	sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED,

@@ -1,0 +1,66 @@
+#include "guard_argv.h"
+
+#include <string.h>
+
+#include "policy_argv.h"
+
+size_t sandy_guard_words(const char *launcher, const sandy_guard_args *g,
+			 const char *words[SANDY_GUARD_WORDS_MAX])
+{
+	size_t n = 0;
+
+	if (g->n_protect > SANDY_GUARD_PROTECT_MAX ||
+	    (g->n_protect > 0 && g->root == NULL))
+		return 0;
+	words[n++] = launcher;
+	words[n++] = SANDY_GUARD_MAGIC;
+	if (g->nonce != NULL) {
+		words[n++] = "--nonce";
+		words[n++] = g->nonce;
+	}
+	if (g->root != NULL) {
+		words[n++] = "--bind-root";
+		words[n++] = g->root;
+		words[n++] = g->root_id;
+		for (size_t i = 0; i < g->n_protect; i++) {
+			words[n++] = "--protect";
+			words[n++] = g->protect[i];
+		}
+	}
+	words[n++] = "--";
+	return n;
+}
+
+int sandy_guard_from_argv(int argc, char *const argv[], sandy_guard_args *g,
+			  sandy_error *err)
+{
+	int i = 2;
+
+	memset(g, 0, sizeof(*g));
+	if (argc < 2 || strcmp(argv[1], SANDY_GUARD_MAGIC) != 0)
+		goto malformed;
+	if (i + 1 < argc && strcmp(argv[i], "--nonce") == 0) {
+		if (!sandy_nonce_valid(argv[i + 1]))
+			goto malformed;
+		g->nonce = argv[i + 1];
+		i += 2;
+	}
+	if (i + 2 < argc && strcmp(argv[i], "--bind-root") == 0) {
+		g->root = argv[i + 1];
+		g->root_id = argv[i + 2];
+		i += 3;
+	}
+	while (i + 1 < argc && strcmp(argv[i], "--protect") == 0 &&
+	       g->root != NULL && g->n_protect < SANDY_GUARD_PROTECT_MAX) {
+		g->protect[g->n_protect++] = argv[i + 1];
+		i += 2;
+	}
+	if (i + 1 >= argc || strcmp(argv[i], "--") != 0 ||
+	    argv[i + 1][0] != '/')
+		goto malformed;
+	g->runner = i + 1;
+	return 0;
+malformed:
+	return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+			  "malformed guard arguments");
+}

@@ -1,0 +1,49 @@
+/* The guard mode's words (launcher/guard.h says what the guard does), in
+ * the manner of policy_argv.h: fixed arity, no escaping.
+ *
+ *   LAUNCHER --sandy-guard-v1 [--nonce HEX]
+ *            [--bind-root PATH DEV:INO {--protect DIR}]
+ *            -- /ABSOLUTE/RUNNER [ARGS...]
+ *
+ * --nonce: as policy_argv.h's (the guard's fatal line carries it);
+ * --bind-root: the workspace root confine saw, canonical, and the object
+ *   it named then; the guard makes exactly that directory writable;
+ * --protect: at most SANDY_GUARD_PROTECT_MAX directories kept read-only
+ *   and unrenamable beneath the root (the launcher copies'), only after
+ *   --bind-root.
+ * The addon encodes them (addon/seam.c, bubblewrap's prefix), the launcher
+ * decodes them (launcher/launcher.c) and the guard's steps act on them
+ * (linux/guard.c, linux/guard_view.c). */
+#ifndef SANDY_GUARD_ARGV_H
+#define SANDY_GUARD_ARGV_H
+
+#include <stddef.h>
+
+#include "error.h"
+#include "protocol.h"
+
+typedef struct sandy_guard_args {
+	const char *nonce;   /* NULL: none */
+	const char *root;    /* NULL: no workspace (read-only) */
+	const char *root_id;
+	const char *protect[SANDY_GUARD_PROTECT_MAX];
+	size_t n_protect;
+	int runner; /* index of RUNNER in argv */
+} sandy_guard_args;
+
+/* The most words sandy_guard_words writes. */
+#define SANDY_GUARD_WORDS_MAX (7 + 2 * SANDY_GUARD_PROTECT_MAX + 1)
+
+/* Writes the words up to and including "--" (the launcher's path first)
+ * into words; g->runner is ignored. Returns the count, or 0 when
+ * g->n_protect is above the bound or protect is given without a root. */
+size_t sandy_guard_words(const char *launcher, const sandy_guard_args *g,
+			 const char *words[SANDY_GUARD_WORDS_MAX]);
+
+/* argv[0] is the launcher's path, argv[1] SANDY_GUARD_MAGIC. Fills *g
+ * (pointers into argv). 0, or -1 (PreparationFailed, "malformed guard
+ * arguments"). */
+int sandy_guard_from_argv(int argc, char *const argv[], sandy_guard_args *g,
+			  sandy_error *err);
+
+#endif
