@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (the policy document parser, the launcher's
-# argument parser) and runs each for a bounded time: scripts/fuzz.sh
+# argument parser, the probe report's decoder) and runs each for a bounded time: scripts/fuzz.sh
 # [seconds] (default 20, per target). Exits non-zero
 # when the build fails or the fuzzer finds a crash, leak, sanitizer report
 # or broken invariant. The seed corpus in fuzz/corpus is only read; new
@@ -104,5 +104,28 @@ fuzz_target policy_json_fuzz "$root/fuzz/corpus" 8192 \
 fuzz_target launch_argv_fuzz "$root/fuzz/corpus-argv" 4096 \
   "$root/fuzz/launch_argv_fuzz.c" \
   "$root/csrc/core/policy_argv.c" "$root/csrc/core/policy.c" "$root/csrc/core/error.c"
+cat > "$work/probe_report_fuzz.dict" <<'DICT'
+"sandy-probe-v1\x0a"
+"end\x0a"
+"=0\x0a"
+"=1\x0a"
+"kernel_release="
+"landlock_abi="
+"landlock_errata="
+"user_namespaces="
+"user_namespaces_detail="
+"mount_api="
+"openat2="
+"seccomp_filter="
+"no_new_privs="
+"bwrap_found="
+"bwrap_path="
+"bwrap_version="
+"bwrap_works="
+"bwrap_detail="
+"root_user="
+DICT
+fuzz_target probe_report_fuzz "$root/fuzz/corpus-probe" 4096 \
+  "$root/fuzz/probe_report_fuzz.c" "$root/csrc/core/probe.c"
 # Nothing to keep after a clean run.
 rm -rf "$work"
