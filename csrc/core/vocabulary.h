@@ -96,53 +96,45 @@ typedef enum sandy_section {
 	SANDY_SECTION_COUNT
 } sandy_section;
 
-/* The document key of section s: also its name in error messages. */
+/* A section's names, as data indexed by its id (an unknown id: ""). */
+typedef struct sandy_section_names {
+	const char *key;      /* the document's; also the name in messages */
+	const char *property; /* the JS shape's (lib/policy.js, the addon) */
+	const char *option;   /* the launcher argv's, one entry each */
+} sandy_section_names;
+
+static inline const sandy_section_names *sandy_section_names_of(
+	sandy_section s)
+{
+	static const sandy_section_names names[SANDY_SECTION_COUNT + 1] = {
+#define SANDY_X(id, key, property, option)                                   \
+	[SANDY_SECTION_##id] = {key, property, option},
+		SANDY_SECTION_MAP(SANDY_X)
+#undef SANDY_X
+		[SANDY_SECTION_COUNT] = {"", "", ""},
+	};
+
+	return &names[(unsigned)s < SANDY_SECTION_COUNT ? s
+							: SANDY_SECTION_COUNT];
+}
+
 static inline const char *sandy_section_key(sandy_section s)
 {
-	switch (s) {
-#define SANDY_X(id, key, property, option)                                   \
-	case SANDY_SECTION_##id:                                              \
-		return key;
-	SANDY_SECTION_MAP(SANDY_X)
-#undef SANDY_X
-	case SANDY_SECTION_COUNT:
-		break;
-	}
-	return "";
+	return sandy_section_names_of(s)->key;
+}
+
+static inline const char *sandy_section_property(sandy_section s)
+{
+	return sandy_section_names_of(s)->property;
+}
+
+static inline const char *sandy_section_option(sandy_section s)
+{
+	return sandy_section_names_of(s)->option;
 }
 
 /* SANDY_SECTION_KEY(GRANTS) is "grants": where a message names a section. */
 #define SANDY_SECTION_KEY(id) sandy_section_key(SANDY_SECTION_##id)
-
-/* The property of the JS shape (lib/policy.js toNative, the addon). */
-static inline const char *sandy_section_property(sandy_section s)
-{
-	switch (s) {
-#define SANDY_X(id, key, property, option)                                   \
-	case SANDY_SECTION_##id:                                              \
-		return property;
-	SANDY_SECTION_MAP(SANDY_X)
-#undef SANDY_X
-	case SANDY_SECTION_COUNT:
-		break;
-	}
-	return "";
-}
-
-/* The option that carries one entry on the launcher's argv. */
-static inline const char *sandy_section_option(sandy_section s)
-{
-	switch (s) {
-#define SANDY_X(id, key, property, option)                                   \
-	case SANDY_SECTION_##id:                                              \
-		return option;
-	SANDY_SECTION_MAP(SANDY_X)
-#undef SANDY_X
-	case SANDY_SECTION_COUNT:
-		break;
-	}
-	return "";
-}
 
 /* ---- enforcement -------------------------------------------------------- */
 
