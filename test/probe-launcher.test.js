@@ -101,3 +101,47 @@ for (const user of users()) {
     })
   }
 }
+
+// Worker threads share the one loaded addon: each probe call keeps its
+// report to itself (review of issue 12: a shared static report let a
+// worker whose launcher failed verification read another's "usable").
+t.test('concurrent probes in worker threads never mix their reports', async (t) => {
+  const { Worker } = require('node:worker_threads')
+  const binding = path.join(__dirname, '..', 'lib', 'binding.js')
+  // (verified here: tap's process hooks do not spawn from a worker)
+  const copy = require(binding).verifiedLauncherPath()
+  const body = `
+    const { parentPort, workerData } = require('node:worker_threads')
+    const { addon } = require(${JSON.stringify(binding)})
+    const launcher = workerData.launcher
+    const end = Date.now() + 2000
+    let n = 0; const bad = []
+    while (Date.now() < end) {
+      const r = addon.probe(launcher, launcher ? null : 'no launcher (test)')
+      n++
+      for (const b of ['sandy', 'bwrap', 'landlock']) {
+        const v = r.backends[b]
+        if (!launcher && (v.usable || v.reason !== 'no launcher (test)')) bad.push(b + ': ' + JSON.stringify(v))
+      }
+      if (launcher && (!r.backends.sandy.usable || r.userNamespaces !== true)) bad.push('sandy: ' + JSON.stringify(r.backends.sandy))
+    }
+    parentPort.postMessage({ n, bad: bad.slice(0, 3) })`
+  const run = (verified) => new Promise((resolve, reject) => {
+    const w = new Worker(body, { eval: true, workerData: { launcher: verified ? launcherPath : null } })
+    w.once('message', resolve)
+    w.once('error', reject)
+  })
+  const launcherPath = copy
+  const results = await Promise.all([run(true), run(true), run(false), run(false)])
+  for (const [i, r] of results.entries()) {
+    t.ok(r.n > 0, `worker ${i} probed ${r.n} times`)
+    t.same(r.bad, [], `worker ${i}: every report whole`)
+  }
+})
+
+t.test('a long reason (a deep install path) is cut, never a thrown RangeError', async (t) => {
+  const { addon } = require('../lib/binding.js')
+  const r = addon.probe(null, 'x'.repeat(5000))
+  t.equal(r.backends.sandy.usable, false)
+  t.ok(r.backends.sandy.reason.length < 5000 && /^x+$/.test(r.backends.sandy.reason), 'the reason, cut short')
+})

@@ -632,11 +632,13 @@ static napi_value verdict_to_js(napi_env env, const sandy_backend_verdict *v)
 	return o;
 }
 
-/* A string argument or null (*out NULL); a string that does not fit buf
- * is refused rather than cut. */
+/* A string argument or null (*out NULL). A string that does not fit buf
+ * is refused (RangeError) unless cut is true: then it is cut short (the
+ * problem's words, which may quote a long install path; review of issue
+ * 12). */
 static napi_value get_string_or_null(napi_env env, napi_value v,
 				     const char *name, char *buf, size_t size,
-				     const char **out)
+				     bool cut, const char **out)
 {
 	napi_valuetype t;
 	size_t len;
@@ -650,7 +652,7 @@ static napi_value get_string_or_null(napi_env env, napi_value v,
 		return NULL;
 	}
 	CHECK(napi_get_value_string_utf8(env, v, NULL, 0, &len));
-	if (len >= size) {
+	if (len >= size && !cut) {
 		napi_throw_range_error(env, "ESANDYARGS", name);
 		return NULL;
 	}
@@ -660,20 +662,22 @@ static napi_value get_string_or_null(napi_env env, napi_value v,
 }
 
 /* probe(launcher, problem): the launcher's report (addon/probe.c), or,
- * with launcher null, every Linux backend unusable because of problem. */
+ * with launcher null, every Linux backend unusable because of problem.
+ * Everything per call: worker threads share this addon (review of issue
+ * 12). */
 static napi_value probe(napi_env env, napi_callback_info info)
 {
-	static sandy_probe_report r;
-	static char path[SANDY_PATH_MAX_BYTES + 1], problem[SANDY_PROBE_TEXT];
+	sandy_probe_report r;
+	char path[SANDY_PATH_MAX_BYTES + 1], problem[SANDY_PROBE_TEXT];
 	const char *launcher, *why;
 	napi_value argv[2], o, backends;
 	int i;
 
 	if (get_args(env, info, 2, argv) == NULL ||
 	    get_string_or_null(env, argv[0], "launcher must be a path or null",
-			       path, sizeof(path), &launcher) == NULL ||
+			       path, sizeof(path), false, &launcher) == NULL ||
 	    get_string_or_null(env, argv[1], "problem must be a string or null",
-			       problem, sizeof(problem), &why) == NULL)
+			       problem, sizeof(problem), true, &why) == NULL)
 		return NULL;
 	sandy_probe_ask(launcher, why, &r);
 	o = make_object(env);

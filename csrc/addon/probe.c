@@ -7,6 +7,7 @@
 #include "../core/probe.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -26,33 +27,37 @@ static void unusable(sandy_probe_report *r, const char *what,
 		 detail);
 }
 
+/* On the heap, per call: worker threads share this addon (review of
+ * issue 12), and the captured output is 8 KiB. */
 static void ask(const char *launcher, sandy_probe_report *r)
 {
-	static sandy_run_result res;
+	sandy_run_result *res = malloc(sizeof(*res));
 	char *argv[] = {(char *)launcher, SANDY_PROBE_MAGIC, NULL};
 	char why[SANDY_PROBE_TEXT], line[SANDY_PROBE_TEXT];
 
-	if (!sandy_run_program(argv, LAUNCHER_PROBE_TIMEOUT_MS, &res, why,
-			       sizeof(why))) {
-		unusable(r, "cannot be started", why);
+	if (res == NULL) {
+		unusable(r, "cannot be started", "out of memory");
 		return;
 	}
-	if (res.wait != SANDY_WAIT_EXITED || !WIFEXITED(res.status) ||
-	    WEXITSTATUS(res.status) != 0) {
-		sandy_describe_end(res.wait, res.status,
+	if (!sandy_run_program(argv, LAUNCHER_PROBE_TIMEOUT_MS, res, why,
+			       sizeof(why))) {
+		unusable(r, "cannot be started", why);
+	} else if (res->wait != SANDY_WAIT_EXITED || !WIFEXITED(res->status) ||
+		   WEXITSTATUS(res->status) != 0) {
+		sandy_describe_end(res->wait, res->status,
 				   LAUNCHER_PROBE_TIMEOUT_MS, why, sizeof(why));
-		sandy_first_line(res.err, line, sizeof(line));
+		sandy_first_line(res->err, line, sizeof(line));
 		if (line[0] != '\0' &&
 		    strlen(why) + 2 + strlen(line) < sizeof(why))
 			strcat(strcat(why, ": "), line);
 		unusable(r, "did not answer its probe", why);
-		return;
-	}
-	if (sandy_probe_decode(res.out, r) != 0)
+	} else if (sandy_probe_decode(res->out, r) != 0) {
 		unusable(r, "answered its probe with something else than a "
 			    "report (a launcher of another version?)", "");
-	else
+	} else {
 		r->launcher_ok = true;
+	}
+	free(res);
 }
 
 void sandy_probe_ask(const char *launcher, const char *problem,
