@@ -35,7 +35,11 @@
  *   removed, renamed or replaced. Entries created in them after this call
  *   are not covered by any rule and so are inaccessible (fails closed).
  *   A deny above or at a grant drops the grant. Deny beats grant whatever
- *   the builder order, because expansion looks at every deny. */
+ *   the builder order, because expansion looks at every deny.
+ *
+ * The ABI check, the handled rights, the rule paths and the rights each
+ * node keeps are the plan's (plan.c, pure); this file opens, examines and
+ * lists the objects and adds the rules. */
 #include "../launcher/apply.h"
 #include "linux.h"
 #include "plan.h"

@@ -9,6 +9,10 @@
  * re-opened, verified descriptor. Nested targets and denied paths are
  * opened inside the view under RESOLVE_BENEATH and compared again, so a
  * rename race on the host ends in EnforcementFailed, never a wrong view.
+ * What the policy alone decides (which paths, sorted, what the rules give
+ * each, which are never mounted, which denies act at all) is the view
+ * plan's (plan.c); this file decides what needs the objects: placeholders
+ * and attributes by type, and which entries share a mount.
  *
  * View semantics (the choices documented):
  * - A subtree grant (or a file grant) is a recursive bind of the object:
