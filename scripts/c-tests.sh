@@ -45,11 +45,12 @@ fi
 echo "# building tests"
 # The shipped path: precompiled BPF.
 $cc $cflags -pthread -o "$out/seccomp_test" \
-	"$src/test/seccomp_test.c" "$src/linux/seccomp.c" "$src/core/error.c"
+	"$src/test/seccomp_test.c" "$src/linux/seccomp.c" "$src/linux/plan.c" \
+	"$src/core/error.c" "$src/core/paths.c"
 # The same rules built by libseccomp at run time (other architectures).
 $cc $cflags -pthread -DSANDY_SECCOMP_RUNTIME_BUILD -o "$out/seccomp_test_rt" \
-	"$src/test/seccomp_test.c" "$src/linux/seccomp.c" "$src/core/error.c" \
-	-l:libseccomp.a
+	"$src/test/seccomp_test.c" "$src/linux/seccomp.c" "$src/linux/plan.c" \
+	"$src/core/error.c" "$src/core/paths.c" -l:libseccomp.a
 # The precompiled programs through a classic-BPF interpreter.
 $cc $cflags -o "$out/bpf_test" "$src/test/bpf_test.c"
 # The launcher's argument parser: every rejection and its reason.
@@ -58,6 +59,10 @@ $cc $cflags -o "$out/policy_argv_test" "$src/test/policy_argv_test.c" \
 # The launcher's probe report: round trip, refusals, the judge.
 $cc $cflags -o "$out/probe_wire_test" "$src/test/probe_wire_test.c" \
 	"$src/core/probe.c"
+# The plan: what Linux can represent, the Landlock rules, the view's mount
+# plan, the seccomp variant. Pure: no root, no kernel feature.
+$cc $cflags -o "$out/plan_test" "$src/test/plan_test.c" "$src/linux/plan.c" \
+	"$src/core/paths.c" "$src/core/error.c"
 # Path containment and UTF-8 validation, the core's one copy of each.
 $cc $cflags -o "$out/paths_test" "$src/test/paths_test.c" "$src/core/paths.c"
 # The guard mode's words: encoder and decoder.
@@ -72,7 +77,8 @@ $cc $cflags -o "$out/confine_test" "$src/test/confine_test.c" \
 	"$src/core/stat.c"
 # Static, so it can copy itself into the test tree as a library-free program.
 $cc $cflags -static -o "$out/landlock_test" \
-	"$src/test/landlock_test.c" "$src/linux/landlock.c" "$src/core/error.c" \
+	"$src/test/landlock_test.c" "$src/linux/landlock.c" "$src/linux/plan.c" \
+	"$src/core/error.c" \
 	"$src/core/paths.c" "$src/core/stat.c"
 
 run() {
@@ -80,7 +86,7 @@ run() {
 	"$@" || status=1
 }
 
-for t in bpf_test policy_argv_test probe_wire_test paths_test confine_test guard_argv_test seccomp_test seccomp_test_rt landlock_test; do
+for t in bpf_test policy_argv_test probe_wire_test plan_test paths_test confine_test guard_argv_test seccomp_test seccomp_test_rt landlock_test; do
 	run "$out/$t"
 done
 

@@ -10,7 +10,7 @@
 // addon:    the Node-API glue and the seam, with the JSON document parser
 // launcher: the launcher's main and the Linux steps it runs
 const linuxLauncher = ['apply', 'self', 'pins', 'guard', 'guard_view', 'loader_env', 'descriptors',
-  'namespaces', 'mount_view', 'landlock', 'seccomp', 'probe']
+  'namespaces', 'plan', 'mount_view', 'landlock', 'seccomp', 'probe']
 
 const groups = {
   core: ['core/error.c', 'core/policy.c', 'core/resolve.c', 'core/policy_argv.c', 'core/copy_dirs.c',

@@ -1,21 +1,29 @@
 /* Applying a resolved policy to the calling (launcher) process on Linux.
  *
  * Order, and why:
+ *  0. The plan (plan.c), nothing looked at but the policy and the host's
+ *     Landlock ABI (read once for the whole apply, after the process is
+ *     known to be single-threaded, the one check before it): what Linux
+ *     cannot represent is refused here (Unsupported: Landlock ABI >= 6
+ *     must exist, >= 4 to block TCP; a private temp area needs the full
+ *     level), and every decision that needs no filesystem is made once:
+ *     the Landlock rule paths and rights, the view's mount plan, the
+ *     seccomp filter. The steps below carry it out and decide only what
+ *     needs the objects themselves. It is freed in one place, here.
  *  1. Preparation, nothing changed yet (errors: PreparationFailed, or
  *     Unsupported for a host lacking a mechanism): the process must be
  *     single-threaded (unshare(CLONE_NEWUSER) and a per-thread Landlock
- *     domain would otherwise leave threads outside); Landlock ABI >= 6
- *     must exist, checked before anything irreversible; no inherited
+ *     domain would otherwise leave threads outside); no inherited
  *     directory descriptor may reach beneath the view, nor, where the
  *     policy restricts execution, any file a loader could map executable
- *     on its own mount; every path is
- *     pinned by descriptor while it still names what resolution saw.
+ *     on its own mount; the Landlock-only level refuses uid 0; every path
+ *     is pinned by descriptor while it still names what resolution saw.
  *  2. unshare user+mount+IPC(+network) namespaces, identity id maps,
  *     private propagation. This is the first irreversible step: from here
  *     on a failure is EnforcementFailed (ENOSYS still says Unsupported).
- *  3. The view, built from the pinned descriptors while this process still
- *     holds every capability of its new user namespace; pivot_root and
- *     detach the old root; re-enter the working directory.
+ *  3. The view, built from the plan and the pinned descriptors while this
+ *     process still holds every capability of its new user namespace;
+ *     pivot_root and detach the old root; re-enter the working directory.
  *  4. An anonymous session keyring replaces the inherited one.
  *  5. no_new_privs (required by Landlock and seccomp for an unprivileged
  *     caller, and it stops set-id and file capabilities at exec), then
@@ -80,14 +88,6 @@ static int check_single_threaded(sandy_error *err)
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 				  "threads: the process is not single-threaded");
 	return 0;
-}
-
-/* The ABI, read once for the whole apply, or -1 when below the minimum. */
-static int check_landlock(const sandy_resolved *r, sandy_error *err)
-{
-	int abi = sandy_landlock_abi();
-
-	return sandy_landlock_check(r, abi, err) != 0 ? -1 : abi;
 }
 
 static int replace_keyring(sandy_error *err)
@@ -168,39 +168,38 @@ static int drop_capabilities(sandy_error *err)
 
 
 /* Steps 4 and 5, common to both levels. */
-static int restrict_self(const sandy_resolved *r, int abi, bool with_view,
-			 sandy_error *err)
+static int restrict_self(const sandy_plan *p, sandy_error *err)
 {
 	if (BASE_LAYER && replace_keyring(err) != 0)
 		return -1;
 	if (BASE_LAYER && prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
 		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "no_new_privs failed (errno %d)", errno);
-	if (LANDLOCK_LAYER &&
-	    sandy_landlock_restrict(r, abi, with_view, err) != 0)
+	if (LANDLOCK_LAYER && sandy_landlock_restrict(&p->landlock, err) != 0)
 		return -1;
 	if (BASE_LAYER && drop_capabilities(err) != 0)
 		return -1;
-	return SECCOMP_LAYER ? sandy_seccomp_load(r, err) : 0;
+	return SECCOMP_LAYER ? sandy_seccomp_load(p->seccomp_variant, err) : 0;
 }
 
-static int apply_full(const sandy_resolved *r, int abi, sandy_error *err)
+static int apply_full(const sandy_resolved *r, const sandy_plan *p,
+		      sandy_error *err)
 {
 	sandy_view view;
 	int rc;
 
 	if (!VIEW_LAYER)
-		return restrict_self(r, abi, true, err);
+		return restrict_self(p, err);
 	if (sandy_refuse_inherited_dirs(err) != 0 ||
 	    sandy_view_pin(r, &view, err) != 0)
 		return -1;
-	rc = sandy_namespaces_enter(r, err);
+	rc = sandy_namespaces_enter(&p->view, err);
 	if (rc == 0)
-		rc = sandy_view_build(r, &view, err);
+		rc = sandy_view_build(&p->view, &view, err);
 	sandy_view_release(&view);
 	if (rc != 0)
 		return -1;
-	return restrict_self(r, abi, true, err);
+	return restrict_self(p, err);
 }
 
 int sandy_runs_as_root(void)
@@ -212,37 +211,46 @@ int sandy_runs_as_root(void)
 	return ruid == 0 || euid == 0 || suid == 0;
 }
 
-/* Without the view nothing governs chmod, chown, utime or xattr changes,
- * which for uid 0 reach every file root owns: that level refuses it. */
-static int check_landlock_only_uid(sandy_error *err)
+/* The plan refuses uid 0 at the Landlock-only level. */
+static int check_landlock_only_uid(const sandy_plan *p, sandy_error *err)
 {
 	int root = sandy_runs_as_root();
 
 	if (root < 0)
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 				  "uid: getresuid failed (errno %d)", errno);
-	if (root)
-		return sandy_fail(err, SANDY_ERR_UNSUPPORTED,
-				  "the Landlock-only level does not confine "
-				  "uid 0 (chmod and chown are not governed "
-				  "without a view)");
-	return 0;
+	return sandy_plan_admit_uid(p, root != 0, err);
+}
+
+/* Everything after step 0. */
+static int apply_planned(const sandy_resolved *r, const sandy_plan *p,
+			 sandy_apply_level level, sandy_error *err)
+{
+	if (VIEW_LAYER && sandy_refuse_executable_files(r, err) != 0)
+		return -1;
+	if (level == SANDY_APPLY_LANDLOCK_ONLY)
+		return check_landlock_only_uid(p, err) != 0
+			       ? -1
+			       : restrict_self(p, err);
+	return apply_full(r, p, err);
 }
 
 int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
 		sandy_error *err)
 {
-	int abi;
+	sandy_host_facts facts;
+	sandy_plan plan;
+	int rc;
 
 	if (check_single_threaded(err) != 0)
 		return -1;
-	abi = check_landlock(r, err);
-	if (abi < 0 ||
-	    (VIEW_LAYER && sandy_refuse_executable_files(r, err) != 0))
+	facts = (sandy_host_facts){
+		.landlock_abi = sandy_landlock_abi(),
+		.with_view = level == SANDY_APPLY_FULL,
+	};
+	if (sandy_make_plan(r, &facts, &plan, err) != 0)
 		return -1;
-	if (level == SANDY_APPLY_LANDLOCK_ONLY)
-		return check_landlock_only_uid(err) != 0
-			       ? -1
-			       : restrict_self(r, abi, false, err);
-	return apply_full(r, abi, err);
+	rc = apply_planned(r, &plan, level, err);
+	sandy_plan_free(&plan);
+	return rc;
 }

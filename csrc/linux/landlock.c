@@ -35,9 +35,14 @@
  *   removed, renamed or replaced. Entries created in them after this call
  *   are not covered by any rule and so are inaccessible (fails closed).
  *   A deny above or at a grant drops the grant. Deny beats grant whatever
- *   the builder order, because expansion looks at every deny. */
+ *   the builder order, because expansion looks at every deny.
+ *
+ * The ABI check, the handled rights, the rule paths and the rights each
+ * node keeps are the plan's (plan.c, pure); this file opens, examines and
+ * lists the objects and adds the rules. */
 #include "../launcher/apply.h"
 #include "linux.h"
+#include "plan.h"
 #include "sys.h"
 #include "../core/paths.h"
 #include "../core/stat.h"
@@ -52,49 +57,19 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The contract needs scoping, which arrived with ABI 6. */
-
-#define LL(x) LANDLOCK_ACCESS_FS_##x
-#define FS_ABI1                                                             \
-	(LL(EXECUTE) | LL(WRITE_FILE) | LL(READ_FILE) | LL(READ_DIR) |      \
-	 LL(REMOVE_DIR) | LL(REMOVE_FILE) | LL(MAKE_CHAR) | LL(MAKE_DIR) |  \
-	 LL(MAKE_REG) | LL(MAKE_SOCK) | LL(MAKE_FIFO) | LL(MAKE_BLOCK) |    \
-	 LL(MAKE_SYM))
-#define FS_READ_RIGHTS (LL(READ_FILE) | LL(READ_DIR))
-#define FS_WRITE_RIGHTS                                                     \
-	(LL(WRITE_FILE) | LL(REMOVE_DIR) | LL(REMOVE_FILE) | LL(MAKE_CHAR) | \
-	 LL(MAKE_DIR) | LL(MAKE_REG) | LL(MAKE_SOCK) | LL(MAKE_FIFO) |      \
-	 LL(MAKE_BLOCK) | LL(MAKE_SYM) | LL(REFER) | LL(TRUNCATE) |         \
-	 LL(IOCTL_DEV))
-/* The only rights landlock_add_rule accepts on a non-directory. */
-#define FS_FILE_RIGHTS                                                      \
-	(LL(EXECUTE) | LL(WRITE_FILE) | LL(READ_FILE) | LL(TRUNCATE) |      \
-	 LL(IOCTL_DEV))
-
 /* Sibling expansion can multiply rules: bounded like the policy's
  * effective rules, and a policy that needs more is refused. */
 #define SANDY_LANDLOCK_RULES_MAX SANDY_EFFECTIVE_RULES_MAX
 
 typedef struct ll_ctx {
 	int ruleset_fd;
-	const sandy_resolved *r;
-	bool with_view; /* the view enforces the denies (see narrow_rights) */
-	uint64_t handled_fs;
+	const sandy_ll_plan *p;
 	size_t n_rules;
 	sandy_error *err;
 	/* The node being expanded; long enough for a deny-length parent
 	 * plus one name, which is all expansion ever builds. */
 	char path[SANDY_PATH_MAX_BYTES + NAME_MAX + 3];
 } ll_ctx;
-
-/* How a node relates to the denies (both spellings of each). */
-typedef struct node_class {
-	bool hidden;      /* at or beneath a denied subtree */
-	bool above_deny;  /* strict ancestor of a denied subtree */
-	bool locked;      /* is a deny_write_exact object */
-	bool above_lock;  /* strict ancestor of a deny_write_exact object */
-	bool above_link;  /* strict ancestor of a deny's lexical spelling */
-} node_class;
 
 int sandy_landlock_abi(void)
 {
@@ -113,105 +88,11 @@ int sandy_landlock_errata(void)
 	return v > 0 && v < INT_MAX ? (int)v : 0;
 }
 
-static uint64_t handled_fs_for(int abi)
-{
-	uint64_t fs = FS_ABI1;
-
-	if (abi >= 2)
-		fs |= LL(REFER);
-	if (abi >= 3)
-		fs |= LL(TRUNCATE);
-	if (abi >= 5)
-		fs |= LL(IOCTL_DEV);
-	return fs;
-}
-
-static bool path_strictly_above(const char *node, const char *other)
-{
-	return strcmp(node, other) != 0 && sandy_path_within(node, other);
-}
-
-static void classify_one(const char *node, const char *deny, bool subtree,
-			 node_class *c)
-{
-	if (deny == NULL)
-		return;
-	if (subtree) {
-		c->hidden |= sandy_path_within(deny, node);
-		c->above_deny |= path_strictly_above(node, deny);
-	} else {
-		c->locked |= strcmp(node, deny) == 0;
-		c->above_lock |= path_strictly_above(node, deny);
-	}
-}
-
-static void classify_deny(const char *node, const sandy_rdeny *d, bool subtree,
-			  node_class *c)
-{
-	classify_one(node, d->canonical, subtree, c);
-	classify_one(node, d->lexical, subtree, c);
-	if (d->lexical != NULL)
-		c->above_link |= path_strictly_above(node, d->lexical);
-}
-
-static node_class classify(const sandy_resolved *r, const char *node)
-{
-	node_class c = {0};
-
-	for (size_t i = 0; i < r->n_deny_subtrees; i++)
-		classify_deny(node, &r->deny_subtrees[i], true, &c);
-	for (size_t i = 0; i < r->n_deny_write_exact; i++)
-		classify_deny(node, &r->deny_write_exact[i], false, &c);
-	return c;
-}
-
-/* Rights a node keeps given the denies around it. Write locks only
- * matter when the grant carries write rights at all.
- *
- * Landlock has no deny rules and its rights are inherited by everything
- * beneath, so without a view a deny inside a grant is kept by giving the
- * directories on the way down only what cannot reach the denied object
- * (sibling expansion): they then cannot gain new entries. With the view,
- * the denied objects are covered by empty read-only mounts and their
- * ancestors are bound onto themselves, so they keep the grant's rights
- * and stay writable ("adjacent entries remain writable"); the launcher
- * refuses inherited directory descriptors in that case, the one way to
- * reach the host tree beneath the view (apply.c). A deny's lexical spelling
- * (a symlink) cannot carry a mount, so the directories above it keep the
- * sibling expansion even with the view: the link cannot be replaced. */
-static bool view_keeps(const ll_ctx *ctx, node_class c)
-{
-	return ctx->with_view && !c.above_link;
-}
-
-static uint64_t narrow_rights(const ll_ctx *ctx, uint64_t rights, node_class c)
-{
-	if (c.locked)
-		return rights & ~FS_WRITE_RIGHTS;
-	if (view_keeps(ctx, c))
-		return rights;
-	if (c.above_deny)
-		return rights & LL(READ_DIR);
-	if (c.above_lock)
-		return rights & ~FS_WRITE_RIGHTS;
-	return rights;
-}
-
-static bool needs_expansion(const ll_ctx *ctx, uint64_t rights, node_class c,
-			    bool is_dir)
-{
-	if (view_keeps(ctx, c) || !is_dir || c.hidden)
-		return false;
-	if (c.above_deny)
-		return true;
-	return (rights & FS_WRITE_RIGHTS) != 0 && (c.above_lock || c.locked);
-}
-
 static int add_rule(ll_ctx *ctx, int fd, uint64_t rights, bool is_dir)
 {
 	struct sandy_ll_path_beneath pb;
 
-	rights &= ctx->handled_fs;
+	rights &= ctx->p->handled_fs;
 	if (!is_dir)
 		rights &= FS_FILE_RIGHTS;
 	if (rights == 0)
@@ -313,7 +194,7 @@ static int expand_children(ll_ctx *ctx, int fd, uint64_t rights)
  * when the node lies above a deny, the same for each of its entries. */
 static int expand_node(ll_ctx *ctx, int fd, uint64_t rights)
 {
-	node_class c = classify(ctx->r, ctx->path);
+	sandy_node_class c = sandy_ll_classify(ctx->p->r, ctx->path);
 	struct stat st;
 	bool is_dir;
 
@@ -327,9 +208,9 @@ static int expand_node(ll_ctx *ctx, int fd, uint64_t rights)
 	if (S_ISLNK(st.st_mode))
 		return 0;
 	is_dir = S_ISDIR(st.st_mode);
-	if (add_rule(ctx, fd, narrow_rights(ctx, rights, c), is_dir) != 0)
+	if (add_rule(ctx, fd, sandy_ll_narrow(ctx->p, rights, c), is_dir) != 0)
 		return -1;
-	if (!needs_expansion(ctx, rights, c, is_dir))
+	if (!sandy_ll_needs_expansion(ctx->p, rights, c, is_dir))
 		return 0;
 	return expand_children(ctx, fd, rights);
 }
@@ -342,25 +223,9 @@ static int open_rule_path(const char *path)
 			      RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
 }
 
-static bool is_device(const struct stat *st)
-{
-	return S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode);
-}
-
-/* Exact rules name one node; they never recurse (see the top comment). */
-static uint64_t exact_rights(uint64_t rights, const struct stat *st,
-			     bool rw_device_ok)
-{
-	if (S_ISDIR(st->st_mode))
-		return rights & LL(READ_DIR);
-	if (rw_device_ok && is_device(st))
-		return rights | LL(IOCTL_DEV);
-	return rights & ~LL(IOCTL_DEV);
-}
-
 static int add_exact(ll_ctx *ctx, int fd, uint64_t rights, bool rw)
 {
-	node_class c = classify(ctx->r, ctx->path);
+	sandy_node_class c = sandy_ll_classify(ctx->p->r, ctx->path);
 	struct stat st;
 
 	if (c.hidden)
@@ -368,30 +233,28 @@ static int add_exact(ll_ctx *ctx, int fd, uint64_t rights, bool rw)
 	if (sandy_stat(fd, NULL, 0, &st) != 0)
 		return sandy_fail(ctx->err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "landlock: fstat: %s", strerror(errno));
-	rights = exact_rights(rights, &st, rw);
-	return add_rule(ctx, fd, narrow_rights(ctx, rights, c),
+	rights = sandy_ll_exact_rights(
+		rights, S_ISDIR(st.st_mode),
+		S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode), rw);
+	return add_rule(ctx, fd, sandy_ll_narrow(ctx->p, rights, c),
 			S_ISDIR(st.st_mode));
 }
 
-/* expect: the object confine pinned at path (pins.c), or NULL; a rule
- * path that names another object now fails closed. */
-static int add_path_rules(ll_ctx *ctx, const char *path, uint64_t rights,
-			  sandy_scope scope, bool rw, const char *section,
-			  size_t index, const sandy_identity *expect)
+/* One rule path of the plan. Its expect: the object confine pinned at
+ * the path (pins.c), or NULL; a rule path that names another object now
+ * fails closed. (Resolution keeps every path within SANDY_PATH_MAX_BYTES;
+ * a longer one would fail to open below, closed.) */
+static int add_path_rules(ll_ctx *ctx, const sandy_ll_rule *rule)
 {
+	const sandy_identity *expect = rule->expect;
 	struct stat st;
 	int fd, rc;
 
-	/* (Resolution keeps every path within SANDY_PATH_MAX_BYTES; a longer
-	 * one would fail to open below, closed.) Deny beats grant: a grant inside a denied subtree adds nothing,
-	 * and the view does not even contain its path. */
-	if (classify(ctx->r, path).hidden)
-		return 0;
-	fd = open_rule_path(path);
+	fd = open_rule_path(rule->path);
 	if (fd < 0)
 		return sandy_fail(ctx->err, SANDY_ERR_ENFORCEMENT_FAILED,
-				  "landlock: cannot open %s[%zu]: %s", section,
-				  index, strerror(errno));
+				  "landlock: cannot open %s[%zu]: %s",
+				  rule->section, rule->index, strerror(errno));
 	if (expect != NULL && expect->known &&
 	    (sandy_stat(fd, NULL, 0, &st) != 0 ||
 	     (unsigned long long)st.st_dev != expect->dev ||
@@ -399,85 +262,35 @@ static int add_path_rules(ll_ctx *ctx, const char *path, uint64_t rights,
 		close(fd);
 		return sandy_fail(ctx->err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "landlock: %s[%zu] changed since confine",
-				  section, index);
+				  rule->section, rule->index);
 	}
-	strcpy(ctx->path, path);
-	if (scope == SANDY_SCOPE_EXACT)
-		rc = add_exact(ctx, fd, rights, rw);
+	strcpy(ctx->path, rule->path);
+	if (rule->scope == SANDY_SCOPE_EXACT)
+		rc = add_exact(ctx, fd, rule->rights, rule->rw_device);
 	else
-		rc = expand_node(ctx, fd, rights & ~LL(IOCTL_DEV));
+		rc = expand_node(ctx, fd, rule->rights);
 	close(fd);
 	return rc;
 }
 
-/* A private temp area is the launcher's own empty tmpfs: everything. */
-#define TMPFS_RIGHTS (FS_READ_RIGHTS | FS_WRITE_RIGHTS | LL(EXECUTE))
-
-static uint64_t grant_rights(sandy_access access)
-{
-	if (access == SANDY_ACCESS_READ_WRITE)
-		return FS_READ_RIGHTS | FS_WRITE_RIGHTS;
-	return FS_READ_RIGHTS;
-}
-
 static int add_all_rules(ll_ctx *ctx)
 {
-	const sandy_resolved *r = ctx->r;
-
-	for (size_t i = 0; i < r->n_grants; i++) {
-		const sandy_rgrant *g = &r->grants[i];
-		bool rw = g->access == SANDY_ACCESS_READ_WRITE;
-
-		if (add_path_rules(ctx, g->path, grant_rights(g->access),
-				   g->scope, rw, SANDY_SECTION_KEY(GRANTS), i,
-				   &g->expect) != 0)
-			return -1;
-	}
-	for (size_t i = 0; i < r->n_tmpfs; i++)
-		if (add_path_rules(ctx, r->tmpfs[i], TMPFS_RIGHTS,
-				   SANDY_SCOPE_SUBTREE, false, "tmpfs", i,
-				   NULL) != 0)
-			return -1;
-	for (size_t i = 0; i < r->n_execs; i++)
-		if (add_path_rules(ctx, r->execs[i].path, LL(EXECUTE),
-				   r->execs[i].scope, false,
-				   SANDY_SECTION_KEY(EXECUTABLE_GRANTS), i,
-				   &r->execs[i].expect) != 0)
+	for (size_t i = 0; i < ctx->p->n_rules; i++)
+		if (add_path_rules(ctx, &ctx->p->rules[i]) != 0)
 			return -1;
 	return 0;
 }
 
-int sandy_landlock_check(const sandy_resolved *r, int abi, sandy_error *err)
+static int create_ruleset(const sandy_ll_plan *p, sandy_error *err)
 {
-	if (abi <= 0)
-		return sandy_fail(err, SANDY_ERR_UNSUPPORTED,
-				  "landlock is not available");
-	if (r->network == SANDY_NETWORK_BLOCK_ALL && abi < 4)
-		return sandy_fail(err, SANDY_ERR_UNSUPPORTED,
-				  "landlock ABI %d cannot block TCP (needs 4)",
-				  abi);
-	if (abi < SANDY_LANDLOCK_MIN_ABI)
-		return sandy_fail(err, SANDY_ERR_UNSUPPORTED,
-				  "landlock ABI %d cannot scope signals and "
-				  "abstract sockets (needs %d)",
-				  abi, SANDY_LANDLOCK_MIN_ABI);
-	return 0;
-}
-
-static int create_ruleset(const sandy_resolved *r, int abi,
-			  sandy_error *err)
-{
+	/* (no net rule is ever added: handling a right denies it) */
 	struct sandy_ll_ruleset_attr attr = {
-		.handled_access_fs = handled_fs_for(abi),
-		.scoped = LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET |
-			  LANDLOCK_SCOPE_SIGNAL,
+		.handled_access_fs = p->handled_fs,
+		.handled_access_net = p->handled_net,
+		.scoped = p->scoped,
 	};
 	long fd;
 
-	/* No net rule is ever added: handling a right denies it. */
-	if (r->network == SANDY_NETWORK_BLOCK_ALL)
-		attr.handled_access_net = LANDLOCK_ACCESS_NET_BIND_TCP |
-					  LANDLOCK_ACCESS_NET_CONNECT_TCP;
 	fd = sys_landlock_create_ruleset(&attr, sizeof(attr), 0);
 	if (fd < 0) {
 		sandy_error_kind kind = errno == ENOSYS || errno == EOPNOTSUPP
@@ -490,18 +303,12 @@ static int create_ruleset(const sandy_resolved *r, int abi,
 	return (int)fd;
 }
 
-int sandy_landlock_restrict(const sandy_resolved *r, int abi, bool with_view,
-			    sandy_error *err)
+int sandy_landlock_restrict(const sandy_ll_plan *p, sandy_error *err)
 {
-	ll_ctx ctx = {.r = r,
-		      .with_view = with_view,
-		      .handled_fs = handled_fs_for(abi),
-		      .err = err};
+	ll_ctx ctx = {.p = p, .err = err};
 	int rc = -1;
 
-	if (sandy_landlock_check(r, abi, err) != 0)
-		return -1;
-	ctx.ruleset_fd = create_ruleset(r, abi, err);
+	ctx.ruleset_fd = create_ruleset(p, err);
 	if (ctx.ruleset_fd < 0)
 		return -1;
 	if (add_all_rules(&ctx) != 0)

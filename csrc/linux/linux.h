@@ -9,6 +9,7 @@
 
 #include "../core/error.h"
 #include "../core/resolve.h"
+#include "plan.h"
 
 /* mount_view.c: descriptors pinned before any namespace change, so the
  * view is built from the objects that were resolved, not from names. */
@@ -35,9 +36,11 @@ int sandy_new_tmpfs(const char *mode, const char *size, unsigned int attr);
  * beneath the directory root, then the node itself: a directory, or an
  * empty file to mount a file on. 0, or -1 with errno. */
 int sandy_make_mountpoint(int root, const char *path, bool is_dir);
-/* Inside the new mount namespace: tmpfs root, cloned trees, attributes,
- * pivot_root, old root detached, cwd re-entered. */
-int sandy_view_build(const sandy_resolved *r, sandy_view *v, sandy_error *err);
+/* Inside the new mount namespace, as the view plan says (plan.h), from
+ * v, pinned from the same resolved policy: tmpfs root, cloned trees,
+ * attributes, pivot_root, old root detached, cwd re-entered. */
+int sandy_view_build(const sandy_view_plan *p, sandy_view *v,
+		     sandy_error *err);
 void sandy_view_release(sandy_view *v);
 
 /* descriptors.c: refuse (-1, PreparationFailed) when an open descriptor,
@@ -52,9 +55,9 @@ int sandy_refuse_inherited_dirs(sandy_error *err);
 int sandy_refuse_reopenable_files(sandy_error *err);
 int sandy_refuse_executable_files(const sandy_resolved *r, sandy_error *err);
 
-/* namespaces.c: user + mount + IPC (+ network when blocked), identity
- * maps, private propagation. */
-int sandy_namespaces_enter(const sandy_resolved *r, sandy_error *err);
+/* namespaces.c: user + mount + IPC (+ network when the plan says so),
+ * identity maps, private propagation. */
+int sandy_namespaces_enter(const sandy_view_plan *p, sandy_error *err);
 /* namespaces.c: user + mount only, the same maps and propagation (the
  * bubblewrap guard's own namespace, guard.c). */
 int sandy_namespaces_enter_mounts(sandy_error *err);
@@ -74,17 +77,15 @@ int sandy_refuse_writable_over(const char *grant, const char *dir, uid_t uid,
 /* landlock.c: the ABI version and the errata bitmask, 0 when absent */
 int sandy_landlock_abi(void);
 int sandy_landlock_errata(void);
-/* Unsupported unless abi can enforce r (ABI >= 6; >= 4 to block TCP):
- * asked before anything irreversible, and again by restrict. */
-int sandy_landlock_check(const sandy_resolved *r, int abi, sandy_error *err);
-/* Restricts the calling thread; no_new_privs must already be set.
- * with_view: the caller built the mount view, which enforces the denies
- * (landlock.c explains what changes). */
-int sandy_landlock_restrict(const sandy_resolved *r, int abi, bool with_view,
-			    sandy_error *err);
+/* Restricts the calling thread as the Landlock plan says (plan.h, which
+ * refused an ABI that cannot enforce the policy); no_new_privs must
+ * already be set. The plan's with_view: the caller built the mount view,
+ * which enforces the denies (landlock.c explains what changes). */
+int sandy_landlock_restrict(const sandy_ll_plan *p, sandy_error *err);
 
-/* seccomp.c: the last step before execve. */
-int sandy_seccomp_load(const sandy_resolved *r, sandy_error *err);
+/* seccomp.c: the last step before execve: the plan's filter variant
+ * (seccomp_build.h's bits, sandy_plan_seccomp). */
+int sandy_seccomp_load(unsigned variant, sandy_error *err);
 /* seccomp.c: writes one filter (seccomp_build.h's variant bits) to fd as
  * a raw BPF program, for a runner that loads it itself (bwrap --seccomp). */
 int sandy_seccomp_export(unsigned variant, int fd, sandy_error *err);

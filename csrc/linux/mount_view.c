@@ -9,6 +9,10 @@
  * re-opened, verified descriptor. Nested targets and denied paths are
  * opened inside the view under RESOLVE_BENEATH and compared again, so a
  * rename race on the host ends in EnforcementFailed, never a wrong view.
+ * What the policy alone decides (which paths, sorted, what the rules give
+ * each, which are never mounted, which denies act at all) is the view
+ * plan's (plan.c); this file decides what needs the objects: placeholders
+ * and attributes by type, and which entries share a mount.
  *
  * View semantics (the choices documented):
  * - A subtree grant (or a file grant) is a recursive bind of the object:
@@ -68,6 +72,7 @@
 #include <unistd.h>
 
 #include "linux.h"
+#include "plan.h"
 #include "sys.h"
 #include "../core/paths.h"
 #include "../core/stat.h"
@@ -76,10 +81,11 @@
 #define VIEW_RESOLVE (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | \
 		      RESOLVE_NO_MAGICLINKS)
 
-/* One path of the view, merged from the grants and execute grants that
- * name it. */
+/* One item of the view plan (plan.h), with what pinning found and the
+ * build decides: the same index as in the plan. */
 typedef struct view_entry {
 	const char *path;
+	const sandy_view_item *item;
 	const sandy_pin *pin;
 	bool placeholder; /* exact directory: a skeleton node only */
 	bool mounted;     /* mounted (as opposed to skipped) */
@@ -88,7 +94,7 @@ typedef struct view_entry {
 } view_entry;
 
 typedef struct view_build {
-	const sandy_resolved *r;
+	const sandy_view_plan *p;
 	sandy_view *v;
 	view_entry *e;
 	size_t n;
@@ -277,69 +283,7 @@ static int reverify(sandy_pin *a, size_t n, const char *section,
 }
 
 /* ------------------------------------------------------------------ */
-/* planning */
-
-static bool under_deny_subtree(const view_build *b, const char *p)
-{
-	for (size_t i = 0; i < b->r->n_deny_subtrees; i++)
-		if (sandy_path_within(b->r->deny_subtrees[i].canonical, p))
-			return true;
-	return false;
-}
-
-/* Exact rules only ever affect non-directories: on a directory they
- * would change a whole subtree's mount. */
-static bool rule_covers(sandy_scope scope, const char *rule,
-			const sandy_pin *at)
-{
-	if (scope == SANDY_SCOPE_SUBTREE)
-		return sandy_path_within(rule, at->path);
-	return !at->is_dir && strcmp(rule, at->path) == 0;
-}
-
-static unsigned int entry_attr(const view_build *b, const sandy_pin *at)
-{
-	const sandy_resolved *r = b->r;
-	bool rw = false, ex = false, dev = false;
-
-	for (size_t i = 0; i < r->n_grants; i++) {
-		if (r->grants[i].access == SANDY_ACCESS_READ_WRITE &&
-		    rule_covers(r->grants[i].scope, r->grants[i].path, at))
-			rw = true;
-		if (r->grants[i].scope == SANDY_SCOPE_EXACT && at->is_dev &&
-		    strcmp(r->grants[i].path, at->path) == 0)
-			dev = true;
-	}
-	for (size_t i = 0; i < r->n_execs; i++)
-		if (rule_covers(r->execs[i].scope, r->execs[i].path, at))
-			ex = true;
-	/* A device node is written through, not changed: writing to one on
-	 * a read-only mount works, while chmod, chown and utime of the
-	 * host's node (by a confined uid 0, its owner) do not. */
-	if (at->is_dev)
-		rw = false;
-	return MOUNT_ATTR_NOSUID | (rw ? 0 : MOUNT_ATTR_RDONLY) |
-	       (ex ? 0 : MOUNT_ATTR_NOEXEC) | (dev ? 0 : MOUNT_ATTR_NODEV);
-}
-
-static void add_entry(view_build *b, const sandy_pin *pin, bool placeholder)
-{
-	for (size_t i = 0; i < b->n; i++) {
-		if (strcmp(b->e[i].path, pin->path) == 0) {
-			/* a mount of the node subsumes its placeholder */
-			b->e[i].placeholder &= placeholder;
-			return;
-		}
-	}
-	b->e[b->n++] = (view_entry){.path = pin->path, .pin = pin,
-				    .placeholder = placeholder, .tree_fd = -1};
-}
-
-static int cmp_entry(const void *a, const void *b)
-{
-	return strcmp(((const view_entry *)a)->path,
-		      ((const view_entry *)b)->path);
-}
+/* the plan's items, with what their pins found */
 
 /* The deepest mounted entry at or above p, or NULL. Entries are sorted,
  * so only earlier ones (and p's own) can qualify. */
@@ -360,32 +304,39 @@ static const view_entry *mount_above(const view_build *b, const char *p,
 	return best;
 }
 
-static int plan(view_build *b, sandy_error *err)
+/* Each item of the plan becomes an entry: its pin, whether it is only a
+ * placeholder (an exact directory), its attributes, and whether it needs
+ * a mount of its own. */
+static int settle(view_build *b, sandy_error *err)
 {
-	const sandy_resolved *r = b->r;
+	const sandy_view_plan *p = b->p;
 	const sandy_view *v = b->v;
 
-	b->e = calloc(r->n_grants + r->n_execs + 1, sizeof(*b->e));
+	b->e = calloc(p->n_items + 1, sizeof(*b->e));
 	if (b->e == NULL)
 		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "view: out of memory");
-	for (size_t i = 0; i < r->n_grants; i++)
-		add_entry(b, &v->grants[i],
-			  r->grants[i].scope == SANDY_SCOPE_EXACT &&
-				  v->grants[i].is_dir);
-	for (size_t i = 0; i < r->n_execs; i++)
-		add_entry(b, &v->execs[i],
-			  r->execs[i].scope == SANDY_SCOPE_EXACT &&
-				  v->execs[i].is_dir);
-	qsort(b->e, b->n, sizeof(*b->e), cmp_entry);
+	b->n = p->n_items;
+	for (size_t i = 0; i < b->n; i++) {
+		const sandy_view_item *it = &p->items[i];
+		const sandy_pin *pin = it->grant != SIZE_MAX
+					       ? &v->grants[it->grant]
+					       : &v->execs[it->exec];
+
+		b->e[i] = (view_entry){.path = it->path, .item = it,
+				       .pin = pin,
+				       .placeholder = it->all_exact &&
+						      pin->is_dir,
+				       .tree_fd = -1};
+	}
 	for (size_t i = 0; i < b->n; i++) {
 		view_entry *e = &b->e[i];
 		const view_entry *up = mount_above(b, e->path, true);
 
-		if (e->placeholder || under_deny_subtree(b, e->path) ||
-		    strcmp(e->path, "/") == 0)
+		if (e->placeholder || e->item->skip)
 			continue;
-		e->attr = entry_attr(b, e->pin);
+		e->attr = sandy_view_attr(e->item, e->pin->is_dir,
+					  e->pin->is_dev);
 		/* already visible with the same attributes: no new mount;
 		 * but a writable grant of another mount than the one above
 		 * (a submount it names) is mounted on its own, since every
@@ -451,10 +402,8 @@ static int build_skeleton(view_build *b, sandy_error *err)
 	for (size_t i = 0; i < b->n; i++) {
 		const view_entry *e = &b->e[i];
 
-		if ((!e->mounted && !e->placeholder) ||
-		    strcmp(e->path, "/") == 0 ||
-		    mount_above(b, e->path, true) != NULL ||
-		    under_deny_subtree(b, e->path))
+		if ((!e->mounted && !e->placeholder) || e->item->skip ||
+		    mount_above(b, e->path, true) != NULL)
 			continue;
 		if (sandy_make_mountpoint(b->root_fd, e->path,
 				    e->placeholder || e->pin->is_dir) != 0)
@@ -619,8 +568,8 @@ static int attach_trees(view_build *b, sandy_error *err)
  * grant below one (a workspace in /tmp) gets its mountpoint inside it. */
 static int attach_tmpfs(view_build *b, sandy_error *err)
 {
-	for (size_t i = 0; i < b->r->n_tmpfs; i++) {
-		const char *p = b->r->tmpfs[i];
+	for (size_t i = 0; i < b->p->n_tmpfs; i++) {
+		const char *p = b->p->tmpfs[i];
 		int fd, rc;
 
 		if (mount_above(b, p, false) != NULL)
@@ -638,7 +587,7 @@ static int attach_tmpfs(view_build *b, sandy_error *err)
 			return view_fail(err, "temp area move_mount", errno);
 	}
 	/* mountpoints below a temp area now land inside it */
-	return b->r->n_tmpfs > 0 ? build_skeleton(b, err) : 0;
+	return b->p->n_tmpfs > 0 ? build_skeleton(b, err) : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -748,23 +697,6 @@ static int overmount(view_build *b, int target, const sandy_pin *pin,
 	return rc;
 }
 
-/* A deny inside a denied subtree needs nothing more; of two equal denied
- * subtrees the first one acts. */
-static bool hidden_by_other_deny(const view_build *b, size_t i)
-{
-	const char *p = b->v->denies[i].path;
-
-	for (size_t j = 0; j < b->r->n_deny_subtrees; j++) {
-		const char *d = b->r->deny_subtrees[j].canonical;
-
-		if (j == i || !sandy_path_within(d, p))
-			continue;
-		if (strcmp(d, p) != 0 || j < i)
-			return true;
-	}
-	return false;
-}
-
 /* A writable mount strictly beneath p (a grant nested in a denied path). */
 static bool writable_beneath(const view_build *b, const char *p)
 {
@@ -778,7 +710,7 @@ static bool writable_beneath(const view_build *b, const char *p)
 static int apply_deny(view_build *b, size_t i, sandy_error *err)
 {
 	const sandy_pin *pin = &b->v->denies[i];
-	bool subtree = i < b->r->n_deny_subtrees;
+	bool subtree = i < b->p->n_deny_subtrees;
 	const view_entry *m = mount_above(b, pin->path, false);
 	bool writable = m != NULL && !(m->attr & MOUNT_ATTR_RDONLY);
 	int target, rc;
@@ -788,7 +720,7 @@ static int apply_deny(view_build *b, size_t i, sandy_error *err)
 	if (m == NULL ||
 	    (!subtree && !writable && !writable_beneath(b, pin->path)))
 		return 0;
-	if (hidden_by_other_deny(b, i))
+	if (b->p->deny_hidden[i])
 		return 0;
 	if (subtree && make_deny_fs(b, err) != 0)
 		return -1;
@@ -804,15 +736,9 @@ static int apply_deny(view_build *b, size_t i, sandy_error *err)
 
 static int apply_denies(view_build *b, sandy_error *err)
 {
-	size_t slots = 0;
-
 	if (b->v->n_denies == 0)
 		return 0;
-	/* at most one ancestor per path component of each deny */
-	for (size_t i = 0; i < b->v->n_denies; i++)
-		for (const char *s = b->v->denies[i].path; *s; s++)
-			slots += *s == '/';
-	b->anc = calloc(slots + 1, sizeof(*b->anc));
+	b->anc = calloc(b->p->anc_slots + 1, sizeof(*b->anc));
 	if (b->anc == NULL)
 		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "view: out of memory");
@@ -849,7 +775,7 @@ static int switch_root(view_build *b, sandy_error *err)
 	/* the skeleton itself (not the grants on it) is read-only */
 	if (sys_mount_setattr(b->root_fd, "", AT_EMPTY_PATH, &ma, sizeof(ma)) != 0)
 		return view_fail(err, "root read-only", errno);
-	if (chdir(b->r->cwd) != 0)
+	if (chdir(b->p->cwd) != 0)
 		return view_fail(err, "enter working directory", errno);
 	return 0;
 }
@@ -866,11 +792,11 @@ static void build_release(view_build *b)
 
 static int build_steps(view_build *b, sandy_error *err)
 {
-	if (reverify(b->v->grants, b->r->n_grants, SANDY_SECTION_KEY(GRANTS),
+	if (reverify(b->v->grants, b->v->n_grants, SANDY_SECTION_KEY(GRANTS),
 		     err) != 0 ||
-	    reverify(b->v->execs, b->r->n_execs,
+	    reverify(b->v->execs, b->v->n_execs,
 		     SANDY_SECTION_KEY(EXECUTABLE_GRANTS), err) != 0 ||
-	    plan(b, err) != 0)
+	    settle(b, err) != 0)
 		return -1;
 	b->root_fd = sandy_new_tmpfs("0755", "1m", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 					       MOUNT_ATTR_NOEXEC);
@@ -884,9 +810,10 @@ static int build_steps(view_build *b, sandy_error *err)
 	return switch_root(b, err);
 }
 
-int sandy_view_build(const sandy_resolved *r, sandy_view *v, sandy_error *err)
+int sandy_view_build(const sandy_view_plan *p, sandy_view *v,
+		     sandy_error *err)
 {
-	view_build b = {.r = r, .v = v, .root_fd = -1, .deny_fd = -1};
+	view_build b = {.p = p, .v = v, .root_fd = -1, .deny_fd = -1};
 	int rc = build_steps(&b, err);
 
 	build_release(&b);

@@ -108,9 +108,9 @@ static int enter(int flags, sandy_error *err)
 	return 0;
 }
 
-int sandy_namespaces_enter(const sandy_resolved *r, sandy_error *err)
+int sandy_namespaces_enter(const sandy_view_plan *p, sandy_error *err)
 {
-	bool netns = r->network == SANDY_NETWORK_BLOCK_ALL;
+	bool netns = p->netns;
 
 	if (enter(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC |
 			  (netns ? CLONE_NEWNET : 0),

@@ -3,7 +3,8 @@
  * the launcher cannot disagree. The steps that change a process run in
  * short-lived forked children (sandy_run_child) on a minimal policy ("/"
  * exact read, as the seam's modes have it, and /dev/null, a cloned node):
- *   namespaces  sandy_view_pin, sandy_namespaces_enter, sandy_view_build:
+ *   namespaces  the view's plan, sandy_view_pin, sandy_namespaces_enter,
+ *               sandy_view_build:
  *               user_namespaces (with the failing step), mount_api
  *   filters     no_new_privs, then sandy_seccomp_load: seccomp_filter
  * and in this process, changing nothing: Landlock's ABI and errata
@@ -79,15 +80,18 @@ static int probe_policy(sandy_resolved *r, sandy_error *err)
 static void namespaces_child(char a[SANDY_RUN_ANSWER], void *arg)
 {
 	sandy_resolved r;
+	sandy_view_plan p;
 	sandy_view v;
 	sandy_error err = {0};
 
+	/* (a short-lived child: what it holds ends with it) */
 	(void)arg;
-	if (probe_policy(&r, &err) != 0 || sandy_view_pin(&r, &v, &err) != 0)
+	if (probe_policy(&r, &err) != 0 || sandy_plan_view(&r, &p, &err) != 0 ||
+	    sandy_view_pin(&r, &v, &err) != 0)
 		answer(a, ANSWER_PREPARE, &err);
-	else if (sandy_namespaces_enter(&r, &err) != 0)
+	else if (sandy_namespaces_enter(&p, &err) != 0)
 		answer(a, ANSWER_NAMESPACES, &err);
-	else if (sandy_view_build(&r, &v, &err) != 0)
+	else if (sandy_view_build(&p, &v, &err) != 0)
 		answer(a, ANSWER_VIEW, &err);
 	else
 		answer(a, ANSWER_OK, NULL);
@@ -105,7 +109,7 @@ static void filters_child(char a[SANDY_RUN_ANSWER], void *arg)
 		sandy_fail(&err, SANDY_ERR_ENFORCEMENT_FAILED,
 			   "no_new_privs failed (errno %d)", errno);
 		answer(a, ANSWER_NO_NEW_PRIVS, &err);
-	} else if (sandy_seccomp_load(&r, &err) != 0) {
+	} else if (sandy_seccomp_load(sandy_plan_seccomp(&r), &err) != 0) {
 		answer(a, ANSWER_SECCOMP, &err);
 	} else {
 		answer(a, ANSWER_OK, NULL);

@@ -256,17 +256,6 @@ scmp_filter_ctx sandy_seccomp_build(unsigned variant, sandy_error *err)
 /* ------------------------------------------------------------------ */
 #ifndef SANDY_SECCOMP_GENERATOR
 
-static unsigned filter_variant(const sandy_resolved *r)
-{
-	unsigned v = 0;
-
-	if (r->network == SANDY_NETWORK_BLOCK_ALL)
-		v |= FILTER_NET_BLOCKED;
-	if (r->allow_subprocesses)
-		v |= FILTER_SUBPROCESSES;
-	return v;
-}
-
 static int check_available(sandy_error *err)
 {
 	/* EINVAL: a kernel built without seccomp. */
@@ -288,9 +277,8 @@ static int load_failed(int e, sandy_error *err)
 
 #if SANDY_SECCOMP_PRECOMPILED
 
-int sandy_seccomp_load(const sandy_resolved *r, sandy_error *err)
+int sandy_seccomp_load(unsigned v, sandy_error *err)
 {
-	unsigned v = filter_variant(r);
 	struct sock_fprog prog = {
 		.len = sandy_seccomp_filter_lens[v],
 		.filter = (struct sock_filter *)sandy_seccomp_filters[v],
@@ -328,14 +316,14 @@ int sandy_seccomp_export(unsigned variant, int fd, sandy_error *err)
 
 #else
 
-int sandy_seccomp_load(const sandy_resolved *r, sandy_error *err)
+int sandy_seccomp_load(unsigned variant, sandy_error *err)
 {
 	scmp_filter_ctx ctx;
 	int rc;
 
 	if (check_available(err) != 0)
 		return -1;
-	ctx = sandy_seccomp_build(filter_variant(r), err);
+	ctx = sandy_seccomp_build(variant, err);
 	if (ctx == NULL)
 		return -1;
 	rc = seccomp_load(ctx);

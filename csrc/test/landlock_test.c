@@ -226,10 +226,16 @@ static long run_op(void *arg)
 	sandy_error err = {0};
 
 	if (run->p != NULL) {
-		int abi = run->p->abi ? run->p->abi : sandy_landlock_abi();
+		sandy_host_facts f = {
+			.landlock_abi = run->p->abi ? run->p->abi
+						    : sandy_landlock_abi(),
+			.with_view = false,
+		};
+		sandy_ll_plan lp;
 
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
-		    sandy_landlock_restrict(&run->p->r, abi, false, &err) != 0) {
+		    sandy_plan_landlock(&run->p->r, &f, &lp, &err) != 0 ||
+		    sandy_landlock_restrict(&lp, &err) != 0) {
 			fprintf(stderr, "restrict: %s: %s\n",
 				sandy_error_kind_name(err.kind), err.message);
 			return RESTRICT_FAILED - (long)err.kind;

@@ -371,7 +371,7 @@ static long run_case(void *arg)
 				    : SANDY_NETWORK_ALLOW_ALL;
 		r.allow_subprocesses = (run->c->variant & V_SUBPROC) != 0;
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
-		    sandy_seccomp_load(&r, &err) != 0) {
+		    sandy_seccomp_load(sandy_plan_seccomp(&r), &err) != 0) {
 			fprintf(stderr, "load: %s\n", err.message);
 			return LOAD_FAILED;
 		}
