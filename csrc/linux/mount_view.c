@@ -814,7 +814,16 @@ int sandy_view_build(const sandy_view_plan *p, sandy_view *v,
 		     sandy_error *err)
 {
 	view_build b = {.p = p, .v = v, .root_fd = -1, .deny_fd = -1};
-	int rc = build_steps(&b, err);
+	int rc;
+
+	/* review of issue 12: another policy's pins would be read out of
+	 * bounds */
+	if (p->n_grants != v->n_grants || p->n_execs != v->n_execs ||
+	    p->n_denies != v->n_denies)
+		/* (unreachable: apply.c and probe.c plan and pin one policy) */
+		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "view: the plan and the pins disagree");
+	rc = build_steps(&b, err);
 
 	build_release(&b);
 	return rc;

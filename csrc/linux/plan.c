@@ -323,6 +323,8 @@ int sandy_plan_view(const sandy_resolved *r, sandy_view_plan *out,
 				  "plan: out of memory");
 	}
 	out->netns = r->network == SANDY_NETWORK_BLOCK_ALL;
+	out->n_grants = r->n_grants;
+	out->n_execs = r->n_execs;
 	out->tmpfs = r->tmpfs;
 	out->n_tmpfs = r->n_tmpfs;
 	out->cwd = r->cwd;

@@ -129,6 +129,9 @@ typedef struct sandy_view_plan {
 	bool *deny_hidden;
 	size_t n_denies, n_deny_subtrees;
 	size_t anc_slots; /* bound on the directories bound onto themselves */
+	/* the counts of the policy planned, which the view's pins must have
+	 * (sandy_view_build refuses another policy's pins) */
+	size_t n_grants, n_execs;
 	const char *const *tmpfs;  /* private temp areas, attached first */
 	size_t n_tmpfs;
 	const char *cwd;

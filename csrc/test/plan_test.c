@@ -411,6 +411,10 @@ static void test_view_grants(void)
 	for (size_t i = 0; ok && i < N(order); i++)
 		ok = strcmp(v.items[i].path, order[i]) == 0;
 	report(ok, "view: one item per path, sorted", "order differs");
+	report(v.n_grants == p.r.n_grants && v.n_execs == p.r.n_execs &&
+		       v.n_denies == p.r.n_deny_subtrees + p.r.n_deny_write_exact,
+	       "view: the plan records the counts its pins must have",
+	       "counts differ");
 
 	it = item(&v, "/usr");
 	report(it != NULL && it->grant == 1 && it->exec == 0 &&
