@@ -237,11 +237,20 @@ t.test('sandy run forwards SIGTERM to the command', async (t) => {
   const sandyRuns = () => fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
     try { return fs.readFileSync(`/proc/${p}/cmdline`, 'latin1').includes(SANDY_RUN) } catch { return false }
   })
-  const sleeping = () => fs.readdirSync('/proc').some((p) => {
-    try { return /^\d+$/.test(p) && fs.readFileSync(`/proc/${p}/cmdline`, 'latin1') === 'sleep\x005\x00' } catch { return false }
+  // (a `sleep 5` of this run's: its parents lead to the sandy run, not to
+  // another suite running the same test)
+  const parent = (p) => {
+    try { return Number(fs.readFileSync(`/proc/${p}/stat`, 'latin1').replace(/^.*\) /s, '').split(' ')[1]) } catch { return 0 }
+  }
+  const descends = (p, ancestor) => {
+    for (let q = Number(p), n = 0; q > 1 && n < 64; q = parent(q), n++) if (q === ancestor) return true
+    return false
+  }
+  const sleeping = (ancestor) => fs.readdirSync('/proc').some((p) => {
+    try { return /^\d+$/.test(p) && fs.readFileSync(`/proc/${p}/cmdline`, 'latin1') === 'sleep\x005\x00' && descends(p, ancestor) } catch { return false }
   })
   let pids = []
-  for (let i = 0; i < 100 && !(pids.length > 0 && sleeping()); i++) {
+  for (let i = 0; i < 100 && !(pids.length === 1 && sleeping(Number(pids[0]))); i++) {
     await new Promise((resolve) => setTimeout(resolve, 50))
     pids = sandyRuns()
   }
