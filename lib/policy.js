@@ -17,12 +17,13 @@ function oneOf (value, enumeration, what) {
   return value
 }
 
-// A path is a string or a Buffer of its exact bytes. Its contents are only
-// checked when the policy is resolved (intent is recorded as given).
+// A path is a string, or a Buffer or Uint8Array of its exact bytes (kept as
+// a Buffer copy). Its contents are only checked when the policy is resolved
+// (intent is recorded as given).
 function checkPath (p, what) {
   if (typeof p === 'string') return p
-  if (Buffer.isBuffer(p)) return Buffer.from(p)
-  throw new TypeError(`${what} must be a string or a Buffer`)
+  if (p instanceof Uint8Array) return Buffer.from(p)
+  throw new TypeError(`${what} must be a string, a Buffer or a Uint8Array`)
 }
 
 // The exact bytes the core sees. A string with a lone surrogate has no
@@ -189,10 +190,11 @@ function loneSurrogate (source) {
 
 // The working-directory snapshot: an absolute path, as exact bytes.
 function cwdBytes (cwd) {
-  const text = Buffer.isBuffer(cwd) ? cwd.toString('latin1') : cwd
-  if (typeof text !== 'string') throw new TypeError('cwd must be a string or a Buffer')
+  const given = cwd instanceof Uint8Array ? Buffer.from(cwd.buffer, cwd.byteOffset, cwd.byteLength) : null
+  const text = given ? given.toString('latin1') : cwd
+  if (typeof text !== 'string') throw new TypeError('cwd must be a string, a Buffer or a Uint8Array')
   if (!path.isAbsolute(text)) throw new TypeError('cwd must be an absolute path')
-  const bytes = Buffer.isBuffer(cwd) ? cwd : pathBytes(cwd, 'cwd')
+  const bytes = given || pathBytes(cwd, 'cwd')
   if (bytes.includes(0)) throw new TypeError('cwd must not contain NUL bytes')
   return bytes
 }
