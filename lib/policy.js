@@ -3,7 +3,7 @@
 // they return a new frozen policy and leave the receiver as it was, so a
 // policy shared between callers cannot be widened behind their backs.
 const path = require('node:path')
-const { addon } = require('./binding')
+const binding = require('./binding')
 const { PolicyDocumentError, SandboxError } = require('./errors')
 const { AccessMode, PathScope, NetworkPolicy, SCHEMA_VERSION, DOCUMENT_KEYS } = require('./vocabulary')
 
@@ -119,7 +119,7 @@ class SandboxPolicy {
   toJSON () {
     const s = this.#state
     const text = (section) => {
-      if (s[section].length > addon.limits().sectionEntries) {
+      if (s[section].length > binding.addon.limits().sectionEntries) {
         throw new SandboxError('InvalidPolicy', `${DOCUMENT_NAMES[section]}: more entries than a document may hold`)
       }
       return s[section].map((e, i) => pathText(e.path, `${DOCUMENT_NAMES[section]}[${i}]`))
@@ -144,7 +144,7 @@ class SandboxPolicy {
   }
 
   static fromJson (source) {
-    const r = addon.parsePolicyJson(documentBytes(source))
+    const r = binding.addon.parsePolicyJson(documentBytes(source))
     if (r.error) throw new PolicyDocumentError(r.error)
     return SandboxPolicy.#fromNative(r.policy)
   }
@@ -163,7 +163,7 @@ class SandboxPolicy {
 function documentBytes (source) {
   if (typeof source === 'string') {
     // (the size limit is checked first, in the core, as for any document)
-    if (!source.isWellFormed() && Buffer.byteLength(source) <= addon.limits().documentBytes) throw loneSurrogate(source)
+    if (!source.isWellFormed() && Buffer.byteLength(source) <= binding.addon.limits().documentBytes) throw loneSurrogate(source)
     return Buffer.from(source, 'utf8')
   }
   if (source instanceof Uint8Array) return Buffer.from(source.buffer, source.byteOffset, source.byteLength)
@@ -201,7 +201,7 @@ function cwdBytes (cwd) {
 
 // The core's resolution of a policy already in the addon's shape.
 function resolveNative (native, cwd) {
-  const r = addon.resolvePolicy(native, cwd)
+  const r = binding.addon.resolvePolicy(native, cwd)
   if (r.error) throw new SandboxError(r.error.kind, r.error.message)
   return deepFreeze(r.resolved)
 }
