@@ -116,3 +116,66 @@ t.test('the launcher depends on no shared library; the addon only on libc', asyn
   const others = libs.filter((l) => !/^(linux-vdso|linux-gate)\.so\.\d+$|^(libc|libm|libpthread|libdl)\.so\.\d+$|^\/\S*\/ld-linux[-\w.]*\.so\.\d+$/.test(l))
   t.same(others, [], 'nothing but libc, the loader and libm/libpthread/libdl')
 })
+
+// csrc/addon/exports.map and -fvisibility=hidden (cJSON's static library
+// included): the dynamic symbol table holds the N-API entry points only.
+t.test('the addon exports only the N-API entry points', async (t) => {
+  const { addonPath } = require('../lib/binding.js')
+  const r = await run(['nm', '-D', '--defined-only', addonPath])
+  t.equal(r.code, 0, r.output)
+  const names = r.output.split('\n').map((l) => l.trim().split(/\s+/)[2]).filter(Boolean).sort()
+  t.ok(names.includes('napi_register_module_v1'), 'napi_register_module_v1 is exported')
+  t.same(names.filter((n) => n !== 'napi_register_module_v1' && n !== 'node_api_module_get_api_version_v1'), [],
+    `nothing else: ${names.join(' ')}`)
+})
+
+t.test('the Release addon is stripped', async (t) => {
+  const { addonPath } = require('../lib/binding.js')
+  const r = await run(['file', '-L', addonPath])
+  t.equal(r.code, 0, r.output)
+  t.match(r.output, /shared object/, r.output)
+  t.match(r.output, /, stripped$/m, r.output)
+})
+
+// The addon must not need libcjson at run time, even where it is installed
+// (a host without it is the point): in a private mount namespace, every
+// libcjson shared object is covered by an empty file, then the package
+// loads and parses a policy document (cJSON's code, inside the addon).
+t.test('the addon loads and parses JSON with libcjson hidden', async (t) => {
+  const hide = new Set()
+  for (const top of ['/usr/lib', '/lib', '/usr/lib64', '/lib64', '/usr/local/lib']) {
+    let dirs = []
+    try { dirs = [top, ...fs.readdirSync(top, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(top, e.name))] } catch {}
+    for (const d of dirs) {
+      for (const f of fs.readdirSync(d)) if (/^libcjson\.so/.test(f)) hide.add(fs.realpathSync(path.join(d, f)))
+    }
+  }
+  const script = `
+    const s = require('.')
+    const p = s.SandboxPolicy.fromJson('{"schema_version":1,"network":"block_all","grants":[{"path":"/usr","access":"read","scope":"subtree"}]}')
+    console.log(JSON.stringify(p.toJSON().grants))`
+  const shell = 'set -e; for f in "$@"; do mount --bind /dev/null "$f"; test ! -s "$f"; done; echo hidden "$#"; exec "$0" -e "$SANDY_SCRIPT"'
+  const unshare = process.getuid() === 0 ? ['unshare', '--mount', '--propagation', 'private'] : ['unshare', '--user', '--map-root-user', '--mount']
+  const r = await run([...unshare, 'sh', '-c', shell, process.execPath, ...hide], { SANDY_SCRIPT: script })
+  t.equal(r.code, 0, r.output)
+  t.match(r.output, new RegExp(`^hidden ${hide.size}$`, 'm'), `${hide.size} libcjson file(s) hidden: ${[...hide].join(' ') || 'none installed'}`)
+  t.match(r.output, /^\[\{"path":"\/usr","access":"read","scope":"subtree"\}\]$/m, 'the document was parsed')
+})
+
+// cJSON's notice ships in licenses/ (package.json files): the file is the
+// LICENSE of the source the addon was built from, and the README's
+// packaging note names the version and checksum scripts/fetch-cjson.sh pins.
+t.test('cJSON\'s notice and the README match the pinned source', async (t) => {
+  const fetch = fs.readFileSync(path.join(root, 'scripts', 'fetch-cjson.sh'), 'utf8')
+  const version = /^version=(\S+)$/m.exec(fetch)[1]
+  const dsc = /^dsc_sha256=([0-9a-f]{64})$/m.exec(fetch)[1]
+  const r = await run(['sh', 'scripts/fetch-cjson.sh'])
+  t.equal(r.code, 0, r.output)
+  t.equal(fs.readFileSync(path.join(root, 'licenses', 'cJSON.txt'), 'utf8'),
+    fs.readFileSync(path.join(root, 'deps', 'cjson', 'LICENSE'), 'utf8'), 'licenses/cJSON.txt is the source\'s LICENSE')
+  t.ok(require('../package.json').files.includes('licenses/'), 'licenses/ is in the package')
+  t.ok(require('../package.json').files.includes('scripts/fetch-cjson.sh'), 'so is the fetch script (builds from source)')
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8')
+  t.ok(readme.includes(version), `the README names cJSON's Debian version ${version}`)
+  t.ok(readme.includes(dsc), 'and the .dsc SHA-256')
+})
