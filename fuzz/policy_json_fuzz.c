@@ -11,7 +11,7 @@
  * scripts/fuzz.sh builds and runs it. */
 #include "../csrc/core/policy_json.h"
 
-#include <cjson/cJSON.h>
+#include "cJSON.h" /* deps/cjson: scripts/fetch-cjson.sh */
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -6,7 +6,9 @@ const fs = require('node:fs')
 const { SandboxUnavailableError } = require('./errors')
 
 function stderrLines (stderr) {
-  const text = Buffer.isBuffer(stderr) ? stderr.toString('utf8') : String(stderr ?? '')
+  const text = stderr instanceof Uint8Array
+    ? Buffer.from(stderr.buffer, stderr.byteOffset, stderr.byteLength).toString('utf8')
+    : String(stderr ?? '')
   return text.split(/\r?\n/)
 }
 

@@ -3,7 +3,7 @@
 // enforced by the launcher (which applies the policy to itself, then execs
 // the argv). Everything that can be checked before the spawn is checked
 // here, so a policy that cannot be enforced fails in the caller, not later.
-const { addon, verifiedLauncherPath, guardedDirs } = require('./binding')
+const binding = require('./binding')
 const { SandboxError } = require('./errors')
 const { SandboxPolicy, cwdBytes } = require('./policy')
 const { probe } = require('./probe')
@@ -23,8 +23,15 @@ const { launcherDialect, newNonce, launcherRules, checkArgv, checkArgvSize } = r
 // dash (Debian's /bin/sh) prints "Cannot fork", with no strerror text, when
 // fork is denied: a denial only where the policy forbids subprocesses
 // (elsewhere it is the ordinary result of exhausted resources).
-const DENIAL_SIGNATURES = Object.freeze([...launcherDialect().denialSignatures])
-const DENIAL_SIGNATURES_NO_FORK = Object.freeze([...DENIAL_SIGNATURES, 'Cannot fork'])
+// Asked of the addon once, at the first confine.
+let signatures = null
+function denialSignatures (allowsSubprocesses) {
+  if (signatures === null) {
+    const all = Object.freeze([...launcherDialect().denialSignatures])
+    signatures = { all, noFork: Object.freeze([...all, 'Cannot fork']) }
+  }
+  return allowsSubprocesses ? signatures.all : signatures.noFork
+}
 
 // The host must keep the whole contract; there is no weaker level here.
 function hostVerdict (report) {
@@ -38,7 +45,7 @@ function hostVerdict (report) {
 
 function verifiedRunner () {
   try {
-    return verifiedLauncherPath()
+    return binding.verifiedLauncherPath()
   } catch (err) {
     throw new SandboxError('Unsupported', `the sandy launcher cannot be used here: ${err.message}`)
   }
@@ -56,7 +63,7 @@ function confineWith (argv, policy, { cwd = process.cwd() } = {}, { launcher, re
   // The launcher copies' directories are read-only and unrenamable in the
   // view, even where a grant makes their surroundings writable (the
   // launcher protects its own directory too).
-  const native = guardedDirs(runner).reduce((p, dir) => p.denyWriteExact(dir), policy).toNative()
+  const native = binding.guardedDirs(runner).reduce((p, dir) => p.denyWriteExact(dir), policy).toNative()
   // One crossing (csrc/addon/confine.c): resolved against cwd, refused
   // unless a grant covers it, every resolved entry pinned by the key the
   // launcher's own resolution gives it, with its path and the object it
@@ -64,13 +71,13 @@ function confineWith (argv, policy, { cwd = process.cwd() } = {}, { launcher, re
   // when any names another object, or when an entry of its own resolution
   // does not match the pin of its key.
   const nonce = newNonce()
-  const r = addon.confinePolicy(native, cwdArg, nonce)
+  const r = binding.addon.confinePolicy(native, cwdArg, nonce)
   if (r.error) throw new SandboxError(r.error.kind, r.error.message)
   const full = checkArgvSize([runner, ...r.argv, '--', ...argv], (why) => new SandboxError('InvalidPolicy', why))
   return Object.freeze({
     argv: Object.freeze(full),
     enforcement,
-    denialSignatures: policy.allowsSubprocesses ? DENIAL_SIGNATURES : DENIAL_SIGNATURES_NO_FORK,
+    denialSignatures: denialSignatures(policy.allowsSubprocesses),
     runnerFailureRules: launcherRules(nonce)
   })
 }

@@ -3,7 +3,7 @@
 // they return a new frozen policy and leave the receiver as it was, so a
 // policy shared between callers cannot be widened behind their backs.
 const path = require('node:path')
-const { addon } = require('./binding')
+const binding = require('./binding')
 const { PolicyDocumentError, SandboxError } = require('./errors')
 const { AccessMode, PathScope, NetworkPolicy, SCHEMA_VERSION, DOCUMENT_KEYS } = require('./vocabulary')
 
@@ -17,12 +17,13 @@ function oneOf (value, enumeration, what) {
   return value
 }
 
-// A path is a string or a Buffer of its exact bytes. Its contents are only
-// checked when the policy is resolved (intent is recorded as given).
+// A path is a string, or a Buffer or Uint8Array of its exact bytes (kept as
+// a Buffer copy). Its contents are only checked when the policy is resolved
+// (intent is recorded as given).
 function checkPath (p, what) {
   if (typeof p === 'string') return p
-  if (Buffer.isBuffer(p)) return Buffer.from(p)
-  throw new TypeError(`${what} must be a string or a Buffer`)
+  if (p instanceof Uint8Array) return Buffer.from(p)
+  throw new TypeError(`${what} must be a string, a Buffer or a Uint8Array`)
 }
 
 // The exact bytes the core sees. A string with a lone surrogate has no
@@ -118,7 +119,7 @@ class SandboxPolicy {
   toJSON () {
     const s = this.#state
     const text = (section) => {
-      if (s[section].length > addon.limits().sectionEntries) {
+      if (s[section].length > binding.addon.limits().sectionEntries) {
         throw new SandboxError('InvalidPolicy', `${DOCUMENT_NAMES[section]}: more entries than a document may hold`)
       }
       return s[section].map((e, i) => pathText(e.path, `${DOCUMENT_NAMES[section]}[${i}]`))
@@ -143,7 +144,7 @@ class SandboxPolicy {
   }
 
   static fromJson (source) {
-    const r = addon.parsePolicyJson(documentBytes(source))
+    const r = binding.addon.parsePolicyJson(documentBytes(source))
     if (r.error) throw new PolicyDocumentError(r.error)
     return SandboxPolicy.#fromNative(r.policy)
   }
@@ -162,7 +163,7 @@ class SandboxPolicy {
 function documentBytes (source) {
   if (typeof source === 'string') {
     // (the size limit is checked first, in the core, as for any document)
-    if (!source.isWellFormed() && Buffer.byteLength(source) <= addon.limits().documentBytes) throw loneSurrogate(source)
+    if (!source.isWellFormed() && Buffer.byteLength(source) <= binding.addon.limits().documentBytes) throw loneSurrogate(source)
     return Buffer.from(source, 'utf8')
   }
   if (source instanceof Uint8Array) return Buffer.from(source.buffer, source.byteOffset, source.byteLength)
@@ -189,17 +190,18 @@ function loneSurrogate (source) {
 
 // The working-directory snapshot: an absolute path, as exact bytes.
 function cwdBytes (cwd) {
-  const text = Buffer.isBuffer(cwd) ? cwd.toString('latin1') : cwd
-  if (typeof text !== 'string') throw new TypeError('cwd must be a string or a Buffer')
+  const given = cwd instanceof Uint8Array ? Buffer.from(cwd.buffer, cwd.byteOffset, cwd.byteLength) : null
+  const text = given ? given.toString('latin1') : cwd
+  if (typeof text !== 'string') throw new TypeError('cwd must be a string, a Buffer or a Uint8Array')
   if (!path.isAbsolute(text)) throw new TypeError('cwd must be an absolute path')
-  const bytes = Buffer.isBuffer(cwd) ? cwd : pathBytes(cwd, 'cwd')
+  const bytes = given || pathBytes(cwd, 'cwd')
   if (bytes.includes(0)) throw new TypeError('cwd must not contain NUL bytes')
   return bytes
 }
 
 // The core's resolution of a policy already in the addon's shape.
 function resolveNative (native, cwd) {
-  const r = addon.resolvePolicy(native, cwd)
+  const r = binding.addon.resolvePolicy(native, cwd)
   if (r.error) throw new SandboxError(r.error.kind, r.error.message)
   return deepFreeze(r.resolved)
 }

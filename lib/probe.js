@@ -6,7 +6,7 @@
 // not executable or not the one this package built leaves every Linux
 // backend unusable, with the reason. `sandy probe`, provider.probe() and
 // confinePolicy all read this one report.
-const { addon, verifiedLauncherPath } = require('./binding')
+const binding = require('./binding')
 
 let cached = null
 
@@ -14,11 +14,11 @@ function measure () {
   let launcher = null
   let problem = null
   try {
-    launcher = verifiedLauncherPath()
+    launcher = binding.verifiedLauncherPath()
   } catch (err) {
     problem = err.message
   }
-  return addon.probe(launcher, problem)
+  return binding.addon.probe(launcher, problem)
 }
 
 function probe () {

@@ -5,7 +5,7 @@
 // and never hands back the caller's argv unconfined.
 const fs = require('node:fs')
 const path = require('node:path')
-const { addon, verifiedLauncherPath, guardedDirs } = require('./binding')
+const binding = require('./binding')
 const { ancestorIds, exposure } = require('./launcher-copy')
 const { probe: hostProbe } = require('./probe')
 const { SandboxUnavailableError } = require('./errors')
@@ -129,7 +129,7 @@ function checkPolicy (policy) {
 // confine: its canonical path goes into the argv.
 function launcherCheck () {
   try {
-    return { ok: true, path: verifiedLauncherPath() }
+    return { ok: true, path: binding.verifiedLauncherPath() }
   } catch (err) {
     return { ok: false, why: err.message }
   }
@@ -173,7 +173,7 @@ function unavailable (report) {
 // ---- per-backend argv -------------------------------------------------------
 
 function nativeDialect (name) {
-  const d = addon.backendDialect(name)
+  const d = binding.addon.backendDialect(name)
   return {
     denialSignatures: Object.freeze(d.denialSignatures),
     runnerFailureRules: Object.freeze(d.runnerFailureRules.map((r) => Object.freeze(r)))
@@ -189,7 +189,7 @@ function refuseExposure ({ mode, root, rootId }, protect, name) {
 }
 
 function launcherArgv (launcher, protect, { mode, root, rootId }, argv, landlockOnly, nonce) {
-  return [launcher, ...addon.seamLauncherWords(mode, root, landlockOnly, nonce, protect, rootId), '--', ...argv]
+  return [launcher, ...binding.addon.seamLauncherWords(mode, root, landlockOnly, nonce, protect, rootId), '--', ...argv]
 }
 
 // bubblewrap comes from a system directory (the probe looks nowhere else),
@@ -199,13 +199,13 @@ function bwrapArgv (launcher, protect, report, { mode, root, rootId }, argv, non
   if (isWithin(root, bwrap)) {
     throw new SandboxUnavailableError('bubblewrap lies inside the workspace', { reasons: ['bwrap: found inside the workspace root'] })
   }
-  return [...addon.bwrapArgv(launcher, nonce, bwrap, mode, root, rootId, protect), ...argv]
+  return [...binding.addon.bwrapArgv(launcher, nonce, bwrap, mode, root, rootId, protect), ...argv]
 }
 
 // The launcher as it is now: verified again at every confine.
 function currentLauncher (name) {
   try {
-    return verifiedLauncherPath()
+    return binding.verifiedLauncherPath()
   } catch (err) {
     throw new SandboxUnavailableError(`the ${name} backend cannot use its launcher`, { reasons: [`${name}: ${err.message}`] })
   }
@@ -225,7 +225,7 @@ function confineWith (report, runner, policy, argv) {
   const launcher = currentLauncher(name)
   // the launcher copies' directories: kept read-only in every sandbox, and
   // a workspace that exposes one is refused
-  const protect = guardedDirs(launcher)
+  const protect = binding.guardedDirs(launcher)
   refuseExposure(policy, protect, name)
   const built = name === 'bwrap'
     ? bwrapArgv(launcher, protect, report, policy, argv, nonce)

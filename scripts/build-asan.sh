@@ -11,6 +11,9 @@ mkdir -p "$out"
 (cd "$root" && tar -cf - binding.gyp package.json csrc lib bin types test scripts fuzz bench 2>/dev/null) |
   (cd "$out" && tar -xf -)
 ln -sfn "$root/node_modules" "$out/node_modules"
+# cJSON's fetched source is shared with the main build (fetched once).
+sh "$root/scripts/fetch-cjson.sh" >/dev/null
+ln -sfn "$root/deps" "$out/deps"
 nodedir=$(node -p "require('path').resolve(process.execPath, '../..')")
 [ -f "$nodedir/include/node/node_api.h" ] || nodedir=/usr
 gyp="${npm_config_node_gyp:-$(dirname "$(command -v node)")/../lib/node_modules/npm/node_modules/node-gyp/bin/node-gyp.js}"

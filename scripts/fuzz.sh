@@ -15,6 +15,9 @@ case "$seconds" in
 esac
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
+# The parser's target links the cJSON the addon ships (fetched and checked
+# by scripts/fetch-cjson.sh), compiled with the fuzzer's instrumentation.
+cjson="$root/$(sh "$root/scripts/fetch-cjson.sh")"
 work="$(mktemp -d "${TMPDIR:-/tmp}/sandy-fuzz.XXXXXX")"
 artifacts="${FUZZ_ARTIFACTS:-$work/artifacts}"
 mkdir -p "$artifacts"
@@ -100,7 +103,7 @@ DICT
 fuzz_target policy_json_fuzz "$root/fuzz/corpus" 8192 \
   "$root/fuzz/policy_json_fuzz.c" \
   "$root/csrc/core/policy_json.c" "$root/csrc/core/policy.c" "$root/csrc/core/error.c" \
-  "$root/csrc/core/paths.c" -lcjson
+  "$root/csrc/core/paths.c" -I"$cjson" "$cjson/cJSON.c"
 fuzz_target launch_argv_fuzz "$root/fuzz/corpus-argv" 4096 \
   "$root/fuzz/launch_argv_fuzz.c" \
   "$root/csrc/core/policy_argv.c" "$root/csrc/core/policy.c" "$root/csrc/core/error.c"

@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   build-essential python3        # node-gyp
-  libseccomp-dev libcjson-dev    # the C core
+  libseccomp-dev                 # the launcher (cJSON: scripts/fetch-cjson.sh)
   bubblewrap                     # the bwrap backend
   clang libclang-rt-dev          # libFuzzer for the parser's fuzz target
   util-linux attr                # setpriv, unshare and xattr tools for the tests
@@ -19,7 +19,30 @@ packages=(
 as_root=()
 [ "$(id -u)" -eq 0 ] || as_root=(sudo)
 export DEBIAN_FRONTEND=noninteractive
+# The addon's cJSON is built from Debian's cjson source package (pinned in
+# scripts/fetch-cjson.sh, fetched by the build with `apt-get source`): on
+# Debian, add deb-src entries for bookworm, where that version is, unless
+# some deb-src entry is configured already.
+if grep -qs '^ID=debian$' /etc/os-release &&
+  ! grep -qsE '^[[:space:]]*(deb-src[[:space:]]|Types:.*deb-src)' /etc/apt/sources.list \
+    /etc/apt/sources.list.d/*.list /etc/apt/sources.list.d/*.sources; then
+  "${as_root[@]}" tee /etc/apt/sources.list.d/sandy-native-deb-src.sources >/dev/null <<'EOF'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm bookworm-updates
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+
+Types: deb-src
+URIs: http://deb.debian.org/debian-security
+Suites: bookworm-security
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+EOF
+fi
 "${as_root[@]}" apt-get update -qq
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
   apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+# (the build would fetch it too; failing here names what is missing first)
+sh scripts/fetch-cjson.sh >/dev/null
 npm ci --no-audit --no-fund

@@ -34,6 +34,8 @@ t.test('informational lines are removed by exact, case-insensitive full-line equ
 t.test('a rule without an exit-code gate matches any nonzero exit', async (t) => {
   const c = { ...confined, runnerFailureRules: [{ fatalSignatures: ['boom'] }] }
   t.equal(classifyExit(c, { code: 3, stderr: Buffer.from('x BOOM y') }).kind, 'runner-failure')
+  const view = new Uint8Array(Buffer.from('no BOOM y')).subarray(3)
+  t.same(classifyExit(c, { code: 3, stderr: view }), { kind: 'runner-failure', detail: 'BOOM y' }, 'a plain Uint8Array (a view: only its bytes)')
   t.equal(classifyExit(c, { code: 0, stderr: 'boom' }).kind, 'ordinary')
 })
 

@@ -207,7 +207,7 @@ t.test('the shipped launcher itself, where only root can change it', { skip: ROO
   unusable(t, () => verifiedLauncher({ source: shipped, digest: launcherDigest, dirs: [copies] }, NOBODY), /does not match the digest/)
 })
 
-t.test('the digest the build recorded, read when the package loads', async (t) => {
+t.test('the digest the build recorded, read when the addon loads', async (t) => {
   t.match(launcherDigest, /^[0-9a-f]{64}$/)
   t.equal(readDigest(scratch(t)), null, 'none recorded: null, and the launcher is unusable')
 })

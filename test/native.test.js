@@ -10,9 +10,9 @@ const { spawn } = require('node:child_process')
 
 const root = path.join(__dirname, '..')
 
-function run (argv) {
+function run (argv, extraEnv = {}) {
   return new Promise((resolve) => {
-    const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_OPTIONS'))
+    const env = { ...Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_OPTIONS')), ...extraEnv }
     const child = spawn(argv[0], argv.slice(1), { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] })
     let output = ''
     child.stdout.on('data', (d) => { output += d })
@@ -74,7 +74,8 @@ t.test('the macOS sources compile on Linux (syntax and warnings)', async (t) => 
   const include = [path.resolve(process.execPath, '..', '..', 'include', 'node'), '/usr/include/node']
     .find((d) => fs.existsSync(path.join(d, 'node_api.h')))
   for (const f of files) {
-    const r = await run(['gcc', '-std=c11', '-Wall', '-Wextra', '-Werror', '-D_GNU_SOURCE', '-U__linux__', `-I${include}`, '-fsyntax-only', f])
+    const r = await run(['gcc', '-std=c11', '-Wall', '-Wextra', '-Werror', '-D_GNU_SOURCE', '-U__linux__', `-I${include}`,
+      `-I${path.join(root, 'deps', 'cjson')}`, '-fsyntax-only', f])
     t.equal(r.code, 0, `${f}: ${r.output}`)
   }
 })
@@ -82,7 +83,8 @@ t.test('the macOS sources compile on Linux (syntax and warnings)', async (t) => 
 // glibc 2.33 made stat, lstat and fstat versioned symbols of their own:
 // one direct call raised the glibc the addon needs from 2.17 to 2.33. The
 // C code asks through sandy_stat (csrc/core/stat.h, statx by number), so
-// the newest symbol version the addon needs stays GLIBC_2.17 (clock_gettime).
+// the newest symbol version the addon needs stays GLIBC_2.17 (clock_gettime),
+// cJSON's static copy included. (Node 20's own floor is 2.28.)
 const GLIBC_MAX = [2, 17]
 
 t.test('the addon needs no glibc symbol newer than GLIBC_2.17', async (t) => {
@@ -100,12 +102,80 @@ t.test('the addon needs no glibc symbol newer than GLIBC_2.17', async (t) => {
   t.same(newer, [], 'no symbol needs a newer glibc')
 })
 
-t.test('the launcher depends on no shared library; the addon not on libseccomp', async (t) => {
+t.test('the launcher depends on no shared library; the addon only on libc', async (t) => {
   const { addonPath, launcherPath } = require('../lib/binding.js')
   const launcher = await run(['ldd', launcherPath()])
   t.match(launcher.output, /not a dynamic executable/, launcher.output)
   const addon = await run(['ldd', addonPath])
   t.equal(addon.code, 0)
-  t.notMatch(addon.output, /libseccomp/, 'libseccomp is only in the launcher, statically')
-  t.match(addon.output, /libcjson/, 'cJSON is linked dynamically (Debian ships no libcjson.a)')
+  // cJSON is linked in statically (scripts/fetch-cjson.sh); libseccomp is
+  // only in the launcher. What is left: the vDSO, libc, the loader, and at
+  // most libm, libpthread or libdl.
+  const libs = addon.output.split('\n').map((l) => l.trim().split(/\s+/)[0]).filter(Boolean)
+  t.ok(libs.some((l) => /^libc\.so\.\d+$/.test(l)), `libc is linked: ${libs.join(' ')}`)
+  const others = libs.filter((l) => !/^(linux-vdso|linux-gate)\.so\.\d+$|^(libc|libm|libpthread|libdl)\.so\.\d+$|^\/\S*\/ld-linux[-\w.]*\.so\.\d+$/.test(l))
+  t.same(others, [], 'nothing but libc, the loader and libm/libpthread/libdl')
+})
+
+// csrc/addon/exports.map and -fvisibility=hidden (cJSON's static library
+// included): the dynamic symbol table holds the N-API entry points only.
+t.test('the addon exports only the N-API entry points', async (t) => {
+  const { addonPath } = require('../lib/binding.js')
+  const r = await run(['nm', '-D', '--defined-only', addonPath])
+  t.equal(r.code, 0, r.output)
+  const names = r.output.split('\n').map((l) => l.trim().split(/\s+/)[2]).filter(Boolean).sort()
+  t.ok(names.includes('napi_register_module_v1'), 'napi_register_module_v1 is exported')
+  t.same(names.filter((n) => n !== 'napi_register_module_v1' && n !== 'node_api_module_get_api_version_v1'), [],
+    `nothing else: ${names.join(' ')}`)
+})
+
+t.test('the Release addon is stripped', async (t) => {
+  const { addonPath } = require('../lib/binding.js')
+  const r = await run(['file', '-L', addonPath])
+  t.equal(r.code, 0, r.output)
+  t.match(r.output, /shared object/, r.output)
+  t.match(r.output, /, stripped$/m, r.output)
+})
+
+// The addon must not need libcjson at run time, even where it is installed
+// (a host without it is the point): in a private mount namespace, every
+// libcjson shared object is covered by an empty file, then the package
+// loads and parses a policy document (cJSON's code, inside the addon).
+t.test('the addon loads and parses JSON with libcjson hidden', async (t) => {
+  const hide = new Set()
+  for (const top of ['/usr/lib', '/lib', '/usr/lib64', '/lib64', '/usr/local/lib']) {
+    let dirs = []
+    try { dirs = [top, ...fs.readdirSync(top, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => path.join(top, e.name))] } catch {}
+    for (const d of dirs) {
+      for (const f of fs.readdirSync(d)) if (/^libcjson\.so/.test(f)) hide.add(fs.realpathSync(path.join(d, f)))
+    }
+  }
+  const script = `
+    const s = require('.')
+    const p = s.SandboxPolicy.fromJson('{"schema_version":1,"network":"block_all","grants":[{"path":"/usr","access":"read","scope":"subtree"}]}')
+    console.log(JSON.stringify(p.toJSON().grants))`
+  const shell = 'set -e; for f in "$@"; do mount --bind /dev/null "$f"; test ! -s "$f"; done; echo hidden "$#"; exec "$0" -e "$SANDY_SCRIPT"'
+  const unshare = process.getuid() === 0 ? ['unshare', '--mount', '--propagation', 'private'] : ['unshare', '--user', '--map-root-user', '--mount']
+  const r = await run([...unshare, 'sh', '-c', shell, process.execPath, ...hide], { SANDY_SCRIPT: script })
+  t.equal(r.code, 0, r.output)
+  t.match(r.output, new RegExp(`^hidden ${hide.size}$`, 'm'), `${hide.size} libcjson file(s) hidden: ${[...hide].join(' ') || 'none installed'}`)
+  t.match(r.output, /^\[\{"path":"\/usr","access":"read","scope":"subtree"\}\]$/m, 'the document was parsed')
+})
+
+// cJSON's notice ships in licenses/ (package.json files): the file is the
+// LICENSE of the source the addon was built from, and the README's
+// packaging note names the version and checksum scripts/fetch-cjson.sh pins.
+t.test('cJSON\'s notice and the README match the pinned source', async (t) => {
+  const fetch = fs.readFileSync(path.join(root, 'scripts', 'fetch-cjson.sh'), 'utf8')
+  const version = /^version=(\S+)$/m.exec(fetch)[1]
+  const dsc = /^dsc_sha256=([0-9a-f]{64})$/m.exec(fetch)[1]
+  const r = await run(['sh', 'scripts/fetch-cjson.sh'])
+  t.equal(r.code, 0, r.output)
+  t.equal(fs.readFileSync(path.join(root, 'licenses', 'cJSON.txt'), 'utf8'),
+    fs.readFileSync(path.join(root, 'deps', 'cjson', 'LICENSE'), 'utf8'), 'licenses/cJSON.txt is the source\'s LICENSE')
+  t.ok(require('../package.json').files.includes('licenses/'), 'licenses/ is in the package')
+  t.ok(require('../package.json').files.includes('scripts/fetch-cjson.sh'), 'so is the fetch script (builds from source)')
+  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8')
+  t.ok(readme.includes(version), `the README names cJSON's Debian version ${version}`)
+  t.ok(readme.includes(dsc), 'and the .dsc SHA-256')
 })

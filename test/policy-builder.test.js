@@ -204,6 +204,20 @@ t.test('Buffer paths that are UTF-8 round-trip as strings', async (t) => {
   t.throws(() => raw.toJSON(), SandboxError, 'a non-UTF-8 path cannot be written to a document')
 })
 
+// The types say Uint8Array (no @types/node needed): a plain one works
+// wherever a Buffer does, copied when given.
+t.test('a plain Uint8Array is a path and a cwd, like a Buffer', async (t) => {
+  const bytes = new Uint8Array([0x2f, 0x75, 0x73, 0x72]) // /usr
+  const p = new SandboxPolicy(NetworkPolicy.BlockAll).grant(bytes, AccessMode.Read, PathScope.Subtree)
+  bytes[1] = 0x78
+  t.same(p.toNative().grants[0].path, Buffer.from('/usr'), 'kept as a copy')
+  t.same(viaText(p).toJSON().grants[0].path, '/usr')
+  const view = new Uint8Array([0x21, 0x2f, 0x75, 0x73, 0x72]).subarray(1)
+  t.same(p.resolve({ cwd: view }), p.resolve({ cwd: '/usr' }), 'a cwd view reads only its own bytes')
+  t.throws(() => p.grant(new Uint16Array([1]), AccessMode.Read, PathScope.Exact), { name: 'TypeError', message: 'path must be a string, a Buffer or a Uint8Array' })
+  t.throws(() => p.resolve({ cwd: 7 }), { name: 'TypeError', message: 'cwd must be a string, a Buffer or a Uint8Array' })
+})
+
 t.test('the section bound applies to what the builder writes', async (t) => {
   let p = new SandboxPolicy(NetworkPolicy.BlockAll)
   for (let i = 0; i < 256; i++) p = p.denyWriteExact(`f${i}`)

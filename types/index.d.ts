@@ -2,7 +2,6 @@
 // shared/seeds/process-sandbox-seam.md; the policy model follows
 // shared/seeds/sandy-public-api.md.
 
-/// <reference types="node" />
 
 // ---- the seam's vocabulary -------------------------------------------------
 
@@ -103,8 +102,8 @@ export declare const NetworkPolicy: {
 }
 export type NetworkPolicy = (typeof NetworkPolicy)[keyof typeof NetworkPolicy]
 
-/** A policy path: a string, or a Buffer holding its exact bytes. */
-export type PolicyPath = string | Buffer
+/** A policy path: a string, or a Buffer (any Uint8Array) holding its exact bytes. */
+export type PolicyPath = string | Uint8Array
 
 /** The version 1 JSON document, as `toJSON()` returns it. */
 export interface PolicyDocument {
@@ -157,7 +156,7 @@ export declare class SandboxPolicy {
   /** The version 1 document; `JSON.stringify(policy)` writes it. */
   toJSON (): PolicyDocument
   /** Resolves against one working-directory snapshot (default `process.cwd()`). */
-  resolve (options?: { cwd?: string | Buffer }): ResolvedPolicy
+  resolve (options?: { cwd?: string | Uint8Array }): ResolvedPolicy
   /** Parses a strict, bounded version 1 document without touching the filesystem. */
   static fromJson (source: string | Uint8Array): SandboxPolicy
 }
@@ -229,7 +228,7 @@ export declare const limits: {
  * Throws `SandboxError` (`InvalidPolicy`, or `Unsupported` when this host
  * cannot keep the contract: never a weaker fallback).
  */
-export declare function confinePolicy (argv: readonly string[], policy: SandboxPolicy, options?: { cwd?: string | Buffer }): ConfinedArgv
+export declare function confinePolicy (argv: readonly string[], policy: SandboxPolicy, options?: { cwd?: string | Uint8Array }): ConfinedArgv
 
 // ---- the seam's provider -----------------------------------------------------
 
@@ -330,7 +329,7 @@ export interface ExitClassification {
 /** Judges a finished run: runner failure first, then the backend's denials. */
 export declare function classifyExit (
   confined: ConfinedArgv,
-  outcome?: { code?: number | null, signal?: NodeJS.Signals | string | null, stderr?: string | Buffer }
+  outcome?: { code?: number | null, signal?: string | null, stderr?: string | Uint8Array }
 ): ExitClassification
 
 /** A `SandboxUnavailableError` for a spawn that provably never started the runner, else `null`. */

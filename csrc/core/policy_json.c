@@ -23,7 +23,7 @@
 
 #include "paths.h"
 
-#include <cjson/cJSON.h>
+#include "cJSON.h" /* deps/cjson: scripts/fetch-cjson.sh */
 
 #include <stdarg.h>
 #include <stdbool.h>
