@@ -41,3 +41,30 @@ t.test('the prebuild layout loads and confines', async (t) => {
   t.equal(crypto.createHash('sha256').update(fs.readFileSync(got.launcher)).digest('hex'), digest, 'the argv runs a verified copy of it')
   t.equal(got.out, 'confined\n')
 })
+
+// Install's decision (scripts/build.js --explain): it skips the build only
+// for a prebuild node-gyp-build will load on this host's libc, and always
+// builds when asked to build from source.
+t.test('install builds where no prebuild fits: another libc, or asked to', async (t) => {
+  const explain = (extra, args = []) => spawnSync(process.execPath, [path.join(pkg, 'scripts', 'build.js'), '--explain', ...args],
+    { encoding: 'utf8', env: { ...env, ...extra }, cwd: pkg }).stdout.trim()
+  const where = `${process.platform}-${process.arch}`
+  t.equal(explain({ LIBC: 'glibc' }), 'skip: a prebuild this host loads is present', 'glibc: the glibc prebuild')
+  t.equal(explain({ LIBC: 'musl' }), `build: no prebuild for ${where} with musl`, 'musl: the glibc prebuild would not load, so build')
+  t.equal(explain({ LIBC: 'glibc', npm_config_build_from_source: 'true' }), 'build: asked to build from source', 'npm install --build-from-source')
+  t.equal(explain({ LIBC: 'glibc' }, ['--build-from-source']), 'build: asked to build from source')
+  // control: the same node-gyp-build refuses the glibc prebuild on musl
+  const load = (libc) => spawnSync(process.execPath, ['-e', `try { require('node-gyp-build').resolve(${JSON.stringify(pkg)}); console.log('found') } catch { console.log('none') }`],
+    { encoding: 'utf8', env: { ...env, LIBC: libc }, cwd: pkg }).stdout.trim()
+  t.equal(load('glibc'), 'found')
+  t.equal(load('musl'), 'none', 'node-gyp-build agrees: nothing loadable on musl')
+})
+
+t.test('a build that cannot start names what to install', async (t) => {
+  // (a PATH with node alone: no compiler, no make)
+  const r = spawnSync(process.execPath, [path.join(pkg, 'scripts', 'build.js'), '--build-from-source'],
+    { encoding: 'utf8', env: { ...env, PATH: path.dirname(process.execPath) }, cwd: pkg })
+  t.equal(r.status, 1)
+  t.match(r.stderr, /needs cc, make.* on PATH: install build-essential and python3 \(Debian, Ubuntu\), build-base and python3 \(Alpine\)/)
+  t.notOk(fs.existsSync(path.join(pkg, 'build')), 'nothing was built')
+})
