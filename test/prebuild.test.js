@@ -61,9 +61,13 @@ t.test('install builds where no prebuild fits: another libc, or asked to', async
 })
 
 t.test('a build that cannot start names what to install', async (t) => {
-  // (a PATH with node alone: no compiler, no make)
+  // (a PATH with node alone: no compiler, no make; node's own directory
+  // may hold them, /usr/bin does)
+  const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-path-'))
+  t.teardown(() => fs.rmSync(bin, { recursive: true, force: true }))
+  fs.symlinkSync(process.execPath, path.join(bin, 'node'))
   const r = spawnSync(process.execPath, [path.join(pkg, 'scripts', 'build.js'), '--build-from-source'],
-    { encoding: 'utf8', env: { ...env, PATH: path.dirname(process.execPath) }, cwd: pkg })
+    { encoding: 'utf8', env: { ...env, PATH: bin }, cwd: pkg })
   t.equal(r.status, 1)
   t.match(r.stderr, /needs cc, make.* on PATH: install build-essential and python3 \(Debian, Ubuntu\), build-base and python3 \(Alpine\)/)
   t.notOk(fs.existsSync(path.join(pkg, 'build')), 'nothing was built')
