@@ -229,6 +229,19 @@ t.test('confine and the provider refuse, never run bare, when no verified launch
   t.equal(provider.probe().selected, 'sandy')
   const err = t.throws(() => provider.confine(['true'], { mode: 'read-only', workspaceRoot: '/usr' }), { code: 'SANDBOX_UNAVAILABLE' })
   t.match(err.reasons.join('\n'), /sandy: no copy \(test\)/)
+  // fine when probed, gone at confine: confinePolicy refuses all the same
+  let once = 0
+  const gone = { ...binding, verifiedLauncherPath: () => { if (once++ > 0) return broken.verifiedLauncherPath(); return binding.verifiedLauncherPath() } }
+  const late = t.mockRequire('../lib/confine.js', { '../lib/binding.js': gone, '../lib/policy.js': require('../lib/policy.js') })
+  t.throws(() => late.confinePolicy(['/usr/bin/true'], policy, { cwd: '/usr' }), { kind: 'Unsupported', message: /the sandy launcher cannot be used here: no copy \(test\)/ })
+  // fine when probed, gone at the provider's arbitration: every Linux
+  // backend unusable, with that reason, nothing selected
+  let twice = 0
+  const lost = { ...binding, verifiedLauncherPath: () => { if (twice++ > 0) return broken.verifiedLauncherPath(); return binding.verifiedLauncherPath() } }
+  const arbitrating = t.mockRequire('../lib/provider.js', { '../lib/binding.js': lost }).createLocalSandboxProvider()
+  const report = arbitrating.probe()
+  t.equal(report.selected, null)
+  t.match(report.candidates.find((c) => c.name === 'sandy'), { usable: false, enforcement: null, reason: 'no copy (test)' })
 })
 
 t.test('the provider\'s probe with a workspace root: what a run there leaves unprotected', async (t) => {
