@@ -92,3 +92,15 @@ t.test('toJSON refuses what no document can hold; fromJson reports a lone surrog
   t.match(t.throws(() => sandy.SandboxPolicy.fromJson('{"a":"\ud83d\ude00\udbff"}')), { kind: 'Parse', line: 1, column: 11 })
   t.match(t.throws(() => sandy.SandboxPolicy.fromJson('x'.repeat(70000) + '\ud800')), { kind: 'TooLarge' }, 'size first')
 })
+
+t.test('isWithin: component by component, the root holding every path', async (t) => {
+  const { isWithin } = require('../lib/paths.js')
+  t.equal(isWithin('/', '/'), true)
+  t.equal(isWithin('/', '/usr/bin'), true, 'the root holds every path')
+  t.equal(isWithin('/a', '/a'), true)
+  t.equal(isWithin('/a', '/a/b'), true)
+  t.equal(isWithin('/a', '/ab'), false, 'a longer name is not beneath')
+  t.equal(isWithin('/a', '/a/..b'), true, '"..b" is a name, not a step up')
+  t.equal(isWithin('/a/b', '/a/b/../c'), false, 'normalized first')
+  t.equal(isWithin('/a/', '/a/b'), true, 'a trailing slash changes nothing')
+})
