@@ -15,6 +15,7 @@ packages=(
   util-linux attr                # setpriv, unshare and xattr tools for the tests
   cppcheck                       # the C sources' static check (test/native.test.js)
   strace                         # "parsing makes no file-name system call"
+  file                           # "the Release addon is stripped"
 )
 as_root=()
 [ "$(id -u)" -eq 0 ] || as_root=(sudo)
