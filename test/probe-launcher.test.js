@@ -62,7 +62,13 @@ const BREAKS = [
     /the sandy launcher is not executable .*run `npm rebuild sandy-native`/],
   ['is missing', (pkg) => fs.rmSync(path.join(pkg, 'build', 'Release', 'sandy-launcher')),
     /the sandy launcher is missing .*run `npm rebuild sandy-native`/],
-  ['is foreign (not the bytes this build recorded)', (pkg) => writeLauncher(pkg, '#!/bin/sh\nexit 0\n', { digest: false }),
+  // (the recorded digest is one no copy can have yet: a verified copy of
+  // the real launcher, left by an earlier run where the copy directories
+  // cannot be isolated, would rightly be used)
+  ['is foreign (not the bytes this build recorded)', (pkg) => {
+    writeLauncher(pkg, '#!/bin/sh\nexit 0\n', { digest: false })
+    fs.writeFileSync(path.join(pkg, 'build', 'Release', 'sandy-launcher.sha256'), crypto.randomBytes(32).toString('hex') + '\n')
+  },
     /the sandy launcher cannot be used: .*npm rebuild sandy-native/],
   // (run bare, it refuses as the launcher does: the copy directory's check)
   ['answers something else', (pkg) => writeLauncher(pkg, '#!/bin/sh\n[ "$1" = --sandy-probe-v1 ] || exit 125\necho hello\n'),

@@ -174,17 +174,25 @@ t.test('probe() is computed once and handed out as copies', async (t) => {
   t.same(sandy.probe(), report, 'mutating a result does not change the next one')
 })
 
+// A private mount namespace; for a user other than root, in a user
+// namespace where it keeps its own uid (the probe runs its launcher copy,
+// whose directory is chosen and checked by that uid) and its capabilities
+// there across exec (to bind over bwrap).
+const PRIVATE_MOUNTS = isRoot
+  ? ['-m']
+  : ['-U', `--map-user=${process.getuid()}`, `--map-group=${process.getgid()}`, '-m', '--keep-caps']
+
 // Replaces every bwrap in the fixed directories with `replacement` inside a
 // private mount namespace and probes there.
 function probeWithBwrap (t, replacement) {
   const binds = BWRAP_DIRS.map((d) => path.join(d, 'bwrap')).filter((f) => fs.existsSync(f))
     .map((f) => `mount --bind ${replacement} ${f}`).join(' && ')
-  const prefix = ['unshare', ...(isRoot ? ['-m'] : ['-rm']), 'sh', '-c', `${binds || 'true'} && exec "$@"`, 'sh']
+  const prefix = ['unshare', ...PRIVATE_MOUNTS, 'sh', '-c', `${binds || 'true'} && exec "$@"`, 'sh']
   return probeInChild(t, prefix)
 }
 
 t.test('bwrap missing, failing or hanging', async (t) => {
-  if (run('unshare', [...(isRoot ? ['-m'] : ['-rm']), 'true']).status !== 0) {
+  if (run('unshare', [...PRIVATE_MOUNTS, 'true']).status !== 0) {
     t.skip('cannot create a private mount namespace here')
     return
   }
