@@ -150,9 +150,16 @@ static int cloexec_pipe(int fds[2])
 static void describe_errno(const char *step, int err, char *out, size_t len)
 {
 	char buf[128];
+	/* glibc with _GNU_SOURCE has the GNU strerror_r (returns the text);
+	 * musl and macOS have only the POSIX one (fills buf, returns 0). */
+#ifdef __GLIBC__
+	const char *text = strerror_r(err, buf, sizeof(buf));
+#else
+	const char *text =
+		strerror_r(err, buf, sizeof(buf)) == 0 ? buf : "unknown error";
+#endif
 
-	snprintf(out, len, "%s: %s", step,
-		 strerror_r(err, buf, sizeof(buf)));
+	snprintf(out, len, "%s: %s", step, text);
 }
 
 bool sandy_run_child(sandy_child_fn fn, void *arg, int timeout_ms,

@@ -27,6 +27,14 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+#ifndef __GLIBC__
+/* musl (the shipped launcher, scripts/build-launcher.js) has neither
+ * struct mount_attr (glibc's <sys/mount.h> from 2.36) nor struct statx
+ * (glibc's <sys/stat.h> from 2.28): take the kernel's own, from the UAPI
+ * headers that build supplies. */
+#include <linux/mount.h>
+#include <linux/stat.h>
+#endif
 
 /* ---- numbers (the same on every architecture from 424 on) ---------- */
 
