@@ -2,8 +2,9 @@
  * a classic-BPF interpreter written here: (architecture, system call,
  * arguments) in, the action the kernel would take out. No kernel involved,
  * so every variant is checked for every case, including calls a test
- * process could not make safely (x32 numbers, i386 entry). Built by
- * scripts/c-tests.sh. */
+ * process could not make safely (x32 numbers, i386 entry), and the
+ * aarch64 programs, which no kernel here could run, are checked the same
+ * way (bpf_cases_aarch64.c). Built by scripts/c-tests.sh. */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/audit.h>
@@ -21,7 +22,9 @@
 #include <sys/syscall.h>
 
 #include "../linux/seccomp_build.h"
+#define SANDY_SECCOMP_ALL_ARCHES 1 /* every architecture's programs */
 #include "../linux/seccomp_filters.h"
+#include "bpf_cases.h"
 
 #define BAD 0xffffffffu /* the interpreter's own verdict: invalid program */
 
@@ -134,92 +137,19 @@ static uint32_t run(const struct sock_filter *f, size_t len,
 	return BAD; /* fell off the end */
 }
 
-#define ALLOW SECCOMP_RET_ALLOW
-#define KILL SECCOMP_RET_KILL_PROCESS
-#define ERR(e) (SECCOMP_RET_ERRNO | (e))
-#define NOSUB (1u << 0 | 1u << 1) /* variants without subprocesses */
-#define SUB (1u << 2 | 1u << 3)
-#define NET_ON (1u << 0 | 1u << 2)
-#define NET_OFF (1u << 1 | 1u << 3)
-#define ALL (NOSUB | SUB)
-#define X86_64 AUDIT_ARCH_X86_64
-
-typedef struct bpf_case {
-	const char *name;
-	unsigned variants; /* bit v: filter variant v */
-	uint32_t arch;
-	int nr;
-	uint64_t args[6];
-	uint32_t want;
-} bpf_case;
-
-static const bpf_case cases[] = {
-	{"read is allowed", ALL, X86_64, SYS_read, {0}, ALLOW},
+#define ARCH AUDIT_ARCH_X86_64
+static const bpf_case bpf_cases_x86_64[] = {
 	{"an i386 call kills", ALL, AUDIT_ARCH_I386, 3, {0}, KILL},
-	{"an x32 number kills", ALL, X86_64, 0x40000000 | SYS_read, {0}, KILL},
-	{"add_key", ALL, X86_64, SYS_add_key, {0}, ERR(EPERM)},
-	{"keyctl", ALL, X86_64, SYS_keyctl, {0}, ERR(EPERM)},
-	{"request_key", ALL, X86_64, SYS_request_key, {0}, ERR(EPERM)},
-	{"mount", ALL, X86_64, SYS_mount, {0}, ERR(EPERM)},
-	{"umount2", ALL, X86_64, SYS_umount2, {0}, ERR(EPERM)},
-	{"pivot_root", ALL, X86_64, SYS_pivot_root, {0}, ERR(EPERM)},
-	{"chroot", ALL, X86_64, SYS_chroot, {0}, ERR(EPERM)},
-	{"open_tree", ALL, X86_64, 428, {0}, ERR(EPERM)},
-	{"move_mount", ALL, X86_64, 429, {0}, ERR(EPERM)},
-	{"fsopen", ALL, X86_64, 430, {0}, ERR(EPERM)},
-	{"mount_setattr", ALL, X86_64, 442, {0}, ERR(EPERM)},
-	{"open_tree_attr", ALL, X86_64, 467, {0}, ERR(EPERM)},
-	{"unshare", ALL, X86_64, SYS_unshare, {0}, ERR(EPERM)},
-	{"setns", ALL, X86_64, SYS_setns, {0}, ERR(EPERM)},
-	{"ptrace", ALL, X86_64, SYS_ptrace, {0}, ERR(EPERM)},
-	{"process_vm_writev", ALL, X86_64, SYS_process_vm_writev, {0},
-	 ERR(EPERM)},
-	{"pidfd_getfd", ALL, X86_64, 438, {0}, ERR(EPERM)},
-	{"io_uring_setup", ALL, X86_64, 425, {0}, ERR(EPERM)},
-	{"bpf", ALL, X86_64, SYS_bpf, {0}, ERR(EPERM)},
-	{"userfaultfd", ALL, X86_64, SYS_userfaultfd, {0}, ERR(EPERM)},
-	{"perf_event_open", ALL, X86_64, SYS_perf_event_open, {0}, ERR(EPERM)},
-	{"uselib", ALL, X86_64, SYS_uselib, {0}, ERR(EPERM)},
-	{"clone of a new user namespace", ALL, X86_64, SYS_clone,
-	 {CLONE_NEWUSER | CLONE_THREAD}, ERR(EPERM)},
-	{"clone of a new network namespace", ALL, X86_64, SYS_clone,
-	 {CLONE_NEWNET}, ERR(EPERM)},
-	{"clone of a thread", ALL, X86_64, SYS_clone,
-	 {CLONE_VM | CLONE_THREAD | CLONE_SIGHAND}, ALLOW},
-	{"clone of a process without subprocesses", NOSUB, X86_64, SYS_clone,
-	 {SIGCHLD}, ERR(EPERM)},
-	{"clone of a process with subprocesses", SUB, X86_64, SYS_clone,
-	 {SIGCHLD}, ALLOW},
-	{"fork without subprocesses", NOSUB, X86_64, SYS_fork, {0}, ERR(EPERM)},
-	{"vfork with subprocesses", SUB, X86_64, SYS_vfork, {0}, ALLOW},
-	{"clone3 is ENOSYS", ALL, X86_64, 435, {0}, ERR(ENOSYS)},
-	{"TIOCSTI", ALL, X86_64, SYS_ioctl, {0, TIOCSTI}, ERR(EPERM)},
-	{"TIOCSTI with high garbage", ALL, X86_64, SYS_ioctl,
-	 {0, 0xdead000000000000ull | TIOCSTI}, ERR(EPERM)},
-	{"TIOCLINUX", ALL, X86_64, SYS_ioctl, {0, 0x541C}, ERR(EPERM)},
-	{"another ioctl", ALL, X86_64, SYS_ioctl, {0, TIOCGWINSZ}, ALLOW},
-	{"execveat of an empty path", ALL, X86_64, SYS_execveat,
-	 {3, 0, 0, 0, AT_EMPTY_PATH}, ERR(EPERM)},
-	{"execveat of a path", ALL, X86_64, SYS_execveat,
-	 {AT_FDCWD, 0, 0, 0, 0}, ALLOW},
-	{"memfd_create", ALL, X86_64, SYS_memfd_create, {0, 0}, ERR(ENOSYS)},
-	{"memfd_create sealed against execution", ALL, X86_64,
-	 SYS_memfd_create, {0, 0x0008}, ERR(ENOSYS)},
-	{"an AF_INET socket, network blocked", NET_OFF, X86_64, SYS_socket,
-	 {AF_INET}, ERR(EACCES)},
-	{"an AF_INET socket, network allowed", NET_ON, X86_64, SYS_socket,
-	 {AF_INET}, ALLOW},
-	{"an AF_UNIX socket, network blocked", NET_OFF, X86_64, SYS_socket,
-	 {AF_UNIX}, ALLOW},
-	{"AF_UNIX with high bits, network blocked", NET_OFF, X86_64,
-	 SYS_socket, {(1ull << 32) | AF_UNIX}, ERR(EACCES)},
+	{"an x32 number kills", ALL, ARCH, 0x40000000 | __NR_read, {0}, KILL},
+#include "bpf_cases.inc"
 };
 
-int main(void)
+/* One architecture's programs against its cases. */
+static void check_arch(const char *arch, const struct sock_filter *const *f,
+		       const unsigned short *lens, const bpf_case *cases,
+		       size_t n, int *passed, int *failed)
 {
-	int passed = 0, failed = 0;
-
-	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+	for (size_t c = 0; c < n; c++) {
 		const bpf_case *k = &cases[c];
 
 		for (unsigned v = 0; v < FILTER_VARIANTS; v++) {
@@ -229,19 +159,32 @@ int main(void)
 			if (!(k->variants & (1u << v)))
 				continue;
 			memcpy(d.args, k->args, sizeof(d.args));
-			got = run(sandy_seccomp_filters[v],
-				  sandy_seccomp_filter_lens[v], &d);
+			got = run(f[v], lens[v], &d);
 			if (got == k->want) {
-				passed++;
-				printf("ok   %s [variant %u]\n", k->name, v);
+				(*passed)++;
+				printf("ok   %s: %s [variant %u]\n", arch, k->name,
+				       v);
 				continue;
 			}
-			failed++;
-			printf("FAIL %s [variant %u]: action 0x%08x, want "
+			(*failed)++;
+			printf("FAIL %s: %s [variant %u]: action 0x%08x, want "
 			       "0x%08x\n",
-			       k->name, v, got, k->want);
+			       arch, k->name, v, got, k->want);
 		}
 	}
+}
+
+int main(void)
+{
+	int passed = 0, failed = 0;
+
+	check_arch("x86_64", sandy_seccomp_x86_64_filters,
+		   sandy_seccomp_x86_64_lens, bpf_cases_x86_64,
+		   sizeof(bpf_cases_x86_64) / sizeof(bpf_cases_x86_64[0]),
+		   &passed, &failed);
+	check_arch("aarch64", sandy_seccomp_aarch64_filters,
+		   sandy_seccomp_aarch64_lens, bpf_cases_aarch64,
+		   bpf_cases_aarch64_len, &passed, &failed);
 	printf("bpf: %d passed, %d failed, 0 skipped\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }
