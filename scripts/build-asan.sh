@@ -21,7 +21,8 @@ cd "$out"
 # gyp variables go to configure only (build would hand them to make)
 log="$out/build.log"
 if ! { node "$gyp" configure --nodedir="$nodedir" -- -Dsanitize=1 &&
-       node "$gyp" build --nodedir="$nodedir"; } >"$log" 2>&1; then
+       node "$gyp" build --nodedir="$nodedir" &&
+       node scripts/build-launcher.js --sanitize; } >"$log" 2>&1; then
   cat "$log" >&2
   exit 1
 fi

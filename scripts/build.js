@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 'use strict'
-// Builds the addon and the launcher with node-gyp against the Node headers
-// that are already installed, so no header download is ever attempted (the
-// machines this runs on may have no network). Used by `npm install` and
-// `npm run build`.
+// Builds the addon with node-gyp against the Node headers that are already
+// installed, so no header download is ever attempted (the machines this
+// runs on may have no network), then, on Linux, the launcher
+// (scripts/build-launcher.js: static, with musl where musl-tools is
+// installed). Used by `npm install` and `npm run build`.
 //
 // Install skips the build only when a prebuild node-gyp-build will really
 // load is present: one for this platform and architecture whose libc tag
@@ -112,4 +113,7 @@ if (missing.length > 0) {
 const args = [nodeGyp(), 'configure', 'build', `--nodedir=${nodedir()}`]
 if (debug) args.push('--debug')
 const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' })
-process.exit(r.status === null ? 1 : r.status)
+if (r.status !== 0 || process.platform !== 'linux') process.exit(r.status === null ? 1 : r.status)
+const l = spawnSync(process.execPath, [path.join(__dirname, 'build-launcher.js'), ...(debug ? ['--debug'] : [])],
+  { cwd: root, stdio: 'inherit' })
+process.exit(l.status === null ? 1 : l.status)

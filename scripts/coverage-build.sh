@@ -32,5 +32,5 @@ gcc "${cflags[@]}" -c "$src/test/launcher_hooks.c" -o "$out/obj/launcher_hooks.o
 flags=()
 for w in "${wrapped[@]}"; do flags+=("-Wl,--wrap=$w"); done
 gcc -static -o "$out/sandy-launcher-coverage" "${objects[@]}" "$out/obj/launcher_hooks.o" \
-  "${flags[@]}" -l:libseccomp.a -lgcov -pthread
+  "${flags[@]}" -lgcov -pthread
 chmod -R a+rX "$out"

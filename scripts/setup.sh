@@ -16,7 +16,21 @@ packages=(
   cppcheck                       # the C sources' static check (test/native.test.js)
   strace                         # "parsing makes no file-name system call"
   file                           # "the Release addon is stripped"
+  musl-tools                     # the shipped launcher: static, with musl
+  qemu-user-static               # runs the other architecture's programs
 )
+# Both Linux prebuilds (x64, arm64) are built on either host: the other
+# architecture's cross compiler and libc, its musl (the launcher) and its
+# libseccomp (its seccomp programs, scripts/seccomp-filters.sh), the last
+# two as Debian's own packages for that architecture (multiarch; nothing
+# runs from them but under qemu-user).
+native=$(dpkg --print-architecture)
+case "$native" in
+  amd64) foreign=arm64 cross=aarch64-linux-gnu ;;
+  arm64) foreign=amd64 cross=x86-64-linux-gnu ;;
+  *) echo "setup.sh: no prebuilds are made on $native (amd64, arm64)" >&2; exit 1 ;;
+esac
+packages+=("gcc-$cross" "libc6-dev-$foreign-cross" "musl-dev:$foreign" "libseccomp-dev:$foreign")
 as_root=()
 [ "$(id -u)" -eq 0 ] || as_root=(sudo)
 export DEBIAN_FRONTEND=noninteractive
@@ -41,6 +55,8 @@ Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 EOF
 fi
+dpkg --print-foreign-architectures | grep -qx "$foreign" ||
+  "${as_root[@]}" dpkg --add-architecture "$foreign"
 "${as_root[@]}" apt-get update -qq
 "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive \
   apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null

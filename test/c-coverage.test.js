@@ -221,6 +221,9 @@ t.test('the launcher\'s C: coverage, fault injection, failure sites', { skip: RO
       t.match(r.stderr, reason, `${name} [${user.name}]: for that reason`)
     }
   }
+  const bare = await run([launcher], { wrap: [], cwd: '/', env: { PATH: '/usr/bin:/bin', SANDY_COVERAGE_DIR: covDir } })
+  t.equal(bare.code, 125, 'no arguments: a runner failure')
+  t.match(bare.stderr, /^sandy-launcher: fatal: PreparationFailed: usage: sandy-launcher --sandy-policy-v1 /, 'whose line is the usage')
   const root = users()[0]
   const dir = scratch(t, root)
   const [name, make] = scenarios(root, dir)[2]

@@ -14,6 +14,7 @@
  * argv, so it cannot print a line that passes for the launcher's.
  *
  * Modes, chosen by argv[1]:
+ *   (none)              the usage, as a fatal line
  *   SANDY_GUARD_MAGIC   guard in front of bubblewrap (guard_argv.h)
  *   SANDY_PROBE_MAGIC   measure the host and print the report (probe.h)
  *   anything else       a policy to enforce (policy_argv.h) */

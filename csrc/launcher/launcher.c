@@ -163,7 +163,14 @@ int main(int argc, char *argv[])
 	/* read before anything can fail, so every fatal line carries it */
 	const char *nonce = sandy_launch_nonce(argc - 1, argv + 1);
 
-	if (argc > 1 && strcmp(argv[1], SANDY_GUARD_MAGIC) == 0)
+	if (argc < 2) {
+		sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED,
+			   "usage: " SANDY_LAUNCHER_NAME " " SANDY_ARGV_MAGIC
+			   " WORD... -- COMMAND [ARG...] | " SANDY_PROBE_MAGIC
+			   " (it is run by sandy-native, not by hand)");
+		die(&err, NULL);
+	}
+	if (strcmp(argv[1], SANDY_GUARD_MAGIC) == 0)
 		guard(argc, argv, nonce);
 	if (argc == 2 && strcmp(argv[1], SANDY_PROBE_MAGIC) == 0)
 		probe();
