@@ -1,25 +1,100 @@
 #!/usr/bin/env node
 'use strict'
-// Packs the current build as a prebuild for this platform, the layout
-// node-gyp-build loads first: prebuilds/<platform>-<arch>/ holding the
-// addon (tagged N-API, so any Node with N-API 8 takes it) and, beside it,
-// the launcher and its recorded digest, which lib/binding.js looks for
-// next to the loaded addon.
-//   node scripts/prebuild.js [PACKAGE_DIR]   (default: this checkout)
+// Builds prebuilds, the layout node-gyp-build loads first:
+// prebuilds/linux-<arch>/ holding the addon (tagged N-API and glibc:
+// sandy.napi.glibc.node) and, beside it, the static musl launcher and its
+// recorded digest, which lib/binding.js looks for next to the loaded addon.
+//
+//   node scripts/prebuild.js [--arch=x64|arm64|all] [PACKAGE_DIR]
+//
+// PACKAGE_DIR defaults to this checkout. The host's own arch takes the
+// addon this checkout built (npm run build); the other is cross-built with
+// node-gyp and Debian's cross compiler in a scratch copy. The launcher is
+// always built here, with musl (scripts/build-launcher.js), and is the same
+// bytes the checkout's build made when that build used musl too. Every
+// prebuild written is checked (scripts/prebuild-check.js) before it counts.
+// The matrix (MATRIX below) is what scripts/release.js insists on.
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+const { MATRIX, TRIPLET, check } = require('./prebuild-check')
 
 const root = path.resolve(__dirname, '..')
-const target = path.resolve(process.argv[2] || root)
-const release = path.join(root, 'build', 'Release')
-const libc = process.platform === 'linux' ? '.glibc' : ''
-const dir = path.join(target, 'prebuilds', `${process.platform}-${process.arch}`)
 
-fs.mkdirSync(dir, { recursive: true })
-fs.copyFileSync(path.join(release, 'sandy.node'), path.join(dir, `sandy.napi${libc}.node`))
-fs.copyFileSync(path.join(release, 'sandy-launcher'), path.join(dir, 'sandy-launcher'))
-fs.chmodSync(path.join(dir, 'sandy-launcher'), 0o755)
-// the digest the build recorded: copies of the launcher are made only from
-// bytes that match it (lib/launcher-copy.js)
-fs.copyFileSync(path.join(release, 'sandy-launcher.sha256'), path.join(dir, 'sandy-launcher.sha256'))
-console.log(`prebuild written to ${dir}`)
+function fail (message) {
+  process.stderr.write(`prebuild: ${message}\n`)
+  process.exit(1)
+}
+
+function run (cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...opts })
+  if (r.error) fail(`cannot run ${cmd}: ${r.error.code}`)
+  if (r.status !== 0) fail(`${path.basename(cmd)} ${args.slice(0, 2).join(' ')} failed`)
+}
+
+function nodeGyp () {
+  const file = process.env.npm_config_node_gyp ||
+    path.resolve(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js')
+  if (!fs.existsSync(file)) fail('node-gyp not found: run this through npm (npm run prebuild)')
+  return file
+}
+
+// The addon for arch: this checkout's build for the host's arch, else a
+// cross build in a scratch copy of the package (gyp takes the compiler
+// from CC and LINK, the archiver from AR).
+function addonFor (arch, scratch) {
+  if (arch === process.arch) {
+    const built = path.join(root, 'build', 'Release', 'sandy.node')
+    if (!fs.existsSync(built)) fail('no build/Release/sandy.node: run `npm run build` first')
+    return built
+  }
+  const copy = path.join(scratch, 'package')
+  for (const part of ['binding.gyp', 'package.json', 'csrc', 'scripts']) {
+    fs.cpSync(path.join(root, part), path.join(copy, part), { recursive: true })
+  }
+  fs.symlinkSync(path.join(root, 'deps'), path.join(copy, 'deps'))
+  const tri = TRIPLET[arch]
+  const env = { ...process.env, CC: `${tri}-gcc`, CXX: `${tri}-g++`, LINK: `${tri}-gcc`, AR: `${tri}-ar` }
+  const nodedir = path.resolve(path.dirname(process.execPath), '..')
+  run(process.execPath, [nodeGyp(), 'configure', 'build', `--arch=${arch}`,
+    `--nodedir=${fs.existsSync(path.join(nodedir, 'include', 'node', 'node_api.h')) ? nodedir : '/usr'}`],
+  { cwd: copy, env })
+  return path.join(copy, 'build', 'Release', 'sandy.node')
+}
+
+function main () {
+  const args = process.argv.slice(2)
+  const archArg = (args.find((a) => a.startsWith('--arch=')) || `--arch=${process.arch}`).slice(7)
+  const rest = args.filter((a) => !a.startsWith('--arch='))
+  if (rest.length > 1 || rest.some((a) => a.startsWith('-'))) fail('usage: prebuild.js [--arch=x64|arm64|all] [PACKAGE_DIR]')
+  if (process.platform !== 'linux') fail('prebuilds are made on Linux (macOS builds from source)')
+  const arches = archArg === 'all' ? MATRIX.map((m) => m.arch) : [archArg]
+  if (!arches.every((a) => MATRIX.some((m) => m.arch === a))) fail(`no prebuild for ${archArg} (${MATRIX.map((m) => m.arch).join(', ')}, all)`)
+  const target = path.resolve(rest[0] || root)
+  sh('sh', [path.join(root, 'scripts', 'fetch-cjson.sh')])
+  for (const arch of arches) {
+    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `sandy-prebuild-${arch}-`))
+    try {
+      const dir = path.join(target, 'prebuilds', `linux-${arch}`)
+      fs.rmSync(dir, { recursive: true, force: true })
+      fs.mkdirSync(dir, { recursive: true })
+      fs.copyFileSync(addonFor(arch, scratch), path.join(dir, 'sandy.napi.glibc.node'))
+      run(process.execPath, [path.join(root, 'scripts', 'build-launcher.js'), `--arch=${arch}`, '--libc=musl', `--out=${dir}`])
+      const problems = check(dir, arch)
+      if (problems.length > 0) {
+        fs.rmSync(dir, { recursive: true, force: true })
+        fail(`linux-${arch} is not fit to ship, removed:\n  ${problems.join('\n  ')}`)
+      }
+      console.log(`prebuild written to ${dir}`)
+    } finally {
+      fs.rmSync(scratch, { recursive: true, force: true })
+    }
+  }
+}
+
+function sh (cmd, args) {
+  run(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'] })
+}
+
+main()
