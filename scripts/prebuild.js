@@ -36,7 +36,7 @@ function run (cmd, args, opts = {}) {
 function nodeGyp () {
   const file = process.env.npm_config_node_gyp ||
     path.resolve(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js')
-  if (!fs.existsSync(file)) fail('node-gyp not found: run this through npm (npm run prebuild)')
+  if (!fs.existsSync(file)) fail('node-gyp not found: run this through npm (npm run prebuilds)')
   return file
 }
 

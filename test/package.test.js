@@ -48,6 +48,16 @@ t.test('package.json: license, repository, homepage, bugs', async (t) => {
   t.same(pkg.bugs, { url: 'https://github.com/sandy-native/sandy-native/issues' })
 })
 
+// npm runs "preX" and "postX" around "X" on its own: a script named so by
+// accident runs where nobody asked (a "prebuild" script ran before every
+// `npm run build`).
+t.test('no npm script is another one\'s pre or post hook', async (t) => {
+  const hooks = (scripts) => scripts.filter((s) => /^(pre|post)/.test(s) && scripts.includes(s.replace(/^(pre|post)/, '')))
+  const scripts = Object.keys(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts)
+  t.same(hooks(scripts), [], `scripts: ${scripts.join(', ')}`)
+  t.same(hooks(['build', 'prebuild', 'prebuilds', 'test']), ['prebuild'], 'control: it names a hook')
+})
+
 t.test('the exports map resolves from a project, and closes the rest', async (t) => {
   const dir = project(t)
   const script = `
