@@ -124,8 +124,14 @@ function main () {
   const tmp = `${exe}.tmp`
   const r = spawnSync(cc[0], [...cc.slice(1), ...flags, '-o', tmp, ...files], { stdio: 'inherit' })
   if (uapi !== null) fs.rmSync(uapi, { recursive: true, force: true })
+  if (r.error || r.status !== 0) fs.rmSync(tmp, { force: true })
   if (r.error) fail(`cannot run ${cc[0]}: ${r.error.code} (install ${libc === 'musl' ? muslToolchain(arch).needs : 'build-essential'})`)
-  if (r.status !== 0) fail(`${cc[0]} failed`)
+  if (r.status !== 0) {
+    fail(`${cc[0]} failed to build the launcher, which links statically: install ` +
+      (libc === 'musl' ? muslToolchain(arch).needs : 'musl-tools (Debian, Ubuntu), or your libc\'s static archive ' +
+        '(libc6-dev on Debian, glibc-static on Fedora, musl-dev on Alpine) and the Linux UAPI headers ' +
+        '(linux-libc-dev, kernel-headers, linux-headers)'))
+  }
   fs.chmodSync(tmp, 0o755)
   fs.renameSync(tmp, exe)
   const digest = crypto.createHash('sha256').update(fs.readFileSync(exe)).digest('hex')

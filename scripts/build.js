@@ -105,7 +105,7 @@ if (reason === null) process.exit(0)
 const missing = missingTools()
 if (missing.length > 0) {
   console.error(`sandy-native: building from source (${reason}) needs ${missing.join(', ')} on PATH: ` +
-    'install build-essential and python3 (Debian, Ubuntu), build-base and python3 (Alpine), ' +
+    'install build-essential and python3 (Debian, Ubuntu), build-base, python3 and linux-headers (Alpine), ' +
     'or the Xcode command line tools (macOS); see README.md, "Build and packaging notes"')
   process.exit(1)
 }

@@ -69,6 +69,25 @@ t.test('a build that cannot start names what to install', async (t) => {
   const r = spawnSync(process.execPath, [path.join(pkg, 'scripts', 'build.js'), '--build-from-source'],
     { encoding: 'utf8', env: { ...env, PATH: bin }, cwd: pkg })
   t.equal(r.status, 1)
-  t.match(r.stderr, /needs cc, make.* on PATH: install build-essential and python3 \(Debian, Ubuntu\), build-base and python3 \(Alpine\)/)
+  t.match(r.stderr, /needs cc, make.* on PATH: install build-essential and python3 \(Debian, Ubuntu\), build-base, python3 and linux-headers \(Alpine\)/)
   t.notOk(fs.existsSync(path.join(pkg, 'build')), 'nothing was built')
+})
+
+t.test('a launcher build that fails names what to install, and leaves nothing', async (t) => {
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-launcher-out-'))
+  t.teardown(() => fs.rmSync(out, { recursive: true, force: true }))
+  const build = (extra, args) => spawnSync(process.execPath, [path.join(root, 'scripts', 'build-launcher.js'), `--out=${out}`, ...args],
+    { encoding: 'utf8', env: { ...env, ...extra } })
+  // a compiler that fails, as one would without a static libc
+  const r = build({ CC: '/bin/false' }, ['--libc=host'])
+  t.equal(r.status, 1)
+  t.match(r.stderr, /links statically: install musl-tools \(Debian, Ubuntu\), or your libc's static archive/)
+  t.same(fs.readdirSync(out), [], 'no launcher and no digest written')
+  t.match(build({}, ['--arch=s390x']).stderr, /no launcher build for s390x/, 'an architecture it does not build')
+  t.match(build({}, ['--sanitize', '--libc=musl']).stderr, /the sanitizer build uses the host toolchain/)
+  t.match(build({}, ['--bogus']).stderr, /unknown argument --bogus/)
+  // control: the same script builds the launcher
+  const ok = build({}, [])
+  t.equal(ok.status, 0, ok.stderr)
+  t.same(fs.readdirSync(out).sort(), ['sandy-launcher', 'sandy-launcher.sha256'])
 })
