@@ -17,7 +17,7 @@ const groups = {
     'core/paths.c', 'core/stat.c', 'core/probe.c', 'core/run.c', 'core/guard_argv.c'],
   addon: ['addon/addon.c', 'addon/confine.c', 'addon/seam.c', 'addon/probe.c', 'core/policy_json.c'],
   'addon-darwin': ['darwin/probe.c'],
-  launcher: ['launcher/launcher.c', ...linuxLauncher.map((f) => `linux/${f}.c`)]
+  launcher: ['launcher/launcher.c', 'launcher/exec.c', ...linuxLauncher.map((f) => `linux/${f}.c`)]
 }
 
 function sources (group) {

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "apply.h"
+#include "exec.h"
 #include "../core/copy_dirs.h"
 #include "../core/guard_argv.h"
 #include "../core/probe.h"
@@ -103,7 +104,7 @@ static int check_canonical(const sandy_launch *l, const sandy_resolved *r,
 
 static void __attribute__((noreturn)) exec_target(char *const argv[])
 {
-	execvp(argv[0], argv);
+	sandy_execvp(argv);
 	dprintf(STDERR_FILENO, "%s: %s\n", argv[0], strerror(errno));
 	_exit(errno == ENOENT ? SANDY_LAUNCHER_EXIT_NOTFOUND
 			      : SANDY_LAUNCHER_EXIT_NOEXEC);

@@ -340,12 +340,14 @@ int __wrap_execv(const char *p, char *const argv[])
 	return __real_execv(p, argv);
 }
 
-int __real_execvp(const char *p, char *const argv[]);
-int __wrap_execvp(const char *p, char *const argv[]);
-int __wrap_execvp(const char *p, char *const argv[])
+/* (the target's exec, csrc/launcher/exec.c: once per $PATH directory
+ * tried; each dump holds what ran since the last) */
+int __real_execve(const char *p, char *const argv[], char *const envp[]);
+int __wrap_execve(const char *p, char *const argv[], char *const envp[]);
+int __wrap_execve(const char *p, char *const argv[], char *const envp[])
 {
 	at_end();
-	return __real_execvp(p, argv);
+	return __real_execve(p, argv, envp);
 }
 
 void __real__exit(int status);

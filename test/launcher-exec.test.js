@@ -1,0 +1,71 @@
+'use strict'
+// The launcher's last step, exec of the target (csrc/launcher/exec.c), as
+// POSIX execvp whatever libc it is linked with: a script without "#!" runs
+// through /bin/sh (musl's own execvp would refuse it with ENOEXEC), $PATH
+// is searched in order with an empty element meaning the working
+// directory and "/bin:/usr/bin" when unset, a permission error is kept
+// over a later "not found", and what cannot run ends with the shell's
+// statuses, 126 and 127. Each case runs confined (sandy backend, as root
+// and as uid 65534) and unconfined through glibc's execvp (`env`), and the
+// two must agree.
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+const { users, backendsFor, confineAs } = require('./helpers/sandbox.js')
+
+const base = fs.mkdtempSync('/var/tmp/sandy-exec-')
+fs.chmodSync(base, 0o755)
+t.teardown(() => fs.rmSync(base, { recursive: true, force: true }))
+const file = (rel, text, mode) => {
+  const p = path.join(base, rel)
+  fs.mkdirSync(path.dirname(p), { recursive: true, mode: 0o755 })
+  fs.writeFileSync(p, text)
+  fs.chmodSync(p, mode)
+  return p
+}
+file('ws/noshebang', 'echo "ran by sh: $0 $1"\n', 0o755)
+file('ws/plain.txt', 'not a program\n', 0o644)
+file('a/tool', 'echo "from a"\n', 0o644) // found first, not executable
+file('b/tool', '#!/bin/sh\necho "from b"\n', 0o755)
+file('c/only', 'echo "never"\n', 0o644)
+fs.chmodSync(path.join(base, 'ws'), 0o777)
+const ws = path.join(base, 'ws')
+const at = (d) => path.join(base, d)
+
+// [name, argv, PATH (undefined: unset)]
+const cases = [
+  ['a script without #! runs through /bin/sh', ['./noshebang', 'arg'], '/usr/bin:/bin'],
+  ['the same, by absolute path', [path.join(ws, 'noshebang'), 'arg'], '/usr/bin:/bin'],
+  ['a name found on PATH', ['true'], '/usr/bin:/bin'],
+  ['PATH unset: /bin:/usr/bin', ['true'], undefined],
+  ['an empty PATH element is the working directory', ['noshebang'], `/nonexistent::${at('b')}`],
+  ['a non-executable file on PATH is passed over for a later one', ['tool'], `${at('a')}:${at('b')}`],
+  ['only a non-executable match: permission denied (126)', ['only'], `${at('c')}:/nonexistent`],
+  ['no match at all: not found (127)', ['no-such-command-here'], '/usr/bin:/bin'],
+  ['a non-executable file by path (126)', ['./plain.txt'], '/usr/bin:/bin'],
+  ['a missing file by path (127)', ['./missing'], '/usr/bin:/bin']
+]
+
+const outcome = (r) => ({ code: r.status, stdout: r.stdout })
+
+for (const user of users()) {
+  t.test(`exec as execvp [${user.name}]`, async (t) => {
+    const [backend] = backendsFor(t, user, ['sandy'])
+    if (!backend) return
+    for (const [name, argv, PATH] of cases) {
+      const env = PATH === undefined ? {} : { PATH }
+      const c = confineAs(user, backend, argv, { mode: 'workspace-write', workspaceRoot: ws })
+      const confined = spawnSync(user.wrap[0] || c.argv[0], [...user.wrap.slice(1), ...(user.wrap.length ? c.argv : c.argv.slice(1))],
+        { cwd: ws, env, encoding: 'utf8' })
+      // unconfined: glibc's execvp, through env(1)
+      const bare = spawnSync(user.wrap[0] || '/usr/bin/env', [...user.wrap.slice(1), ...(user.wrap.length ? ['/usr/bin/env'] : []), ...argv],
+        { cwd: ws, env, encoding: 'utf8' })
+      t.notMatch(confined.stderr, /sandy-launcher: fatal:/, `${name}: not a runner failure (${confined.stderr.trim()})`)
+      t.same(outcome(confined), outcome(bare), `${name}: confined ${confined.status}, unconfined ${bare.status} (${confined.stdout.trim() || confined.stderr.trim()})`)
+    }
+    const c = confineAs(user, backend, ['./noshebang', 'arg'], { mode: 'workspace-write', workspaceRoot: ws })
+    const r = spawnSync(user.wrap[0] || c.argv[0], [...user.wrap.slice(1), ...(user.wrap.length ? c.argv : c.argv.slice(1))], { cwd: ws, env: {}, encoding: 'utf8' })
+    t.equal(r.stdout, 'ran by sh: ./noshebang arg\n', 'the shell gets the script as $0 and the arguments after it')
+  })
+}
