@@ -16,6 +16,7 @@ packages=(
   cppcheck                       # the C sources' static check (test/native.test.js)
   strace                         # "parsing makes no file-name system call"
   file                           # "the Release addon is stripped"
+  shellcheck                     # the CI workflow's run: blocks (test/workflow.test.js)
   musl-tools                     # the shipped launcher: static, with musl
   qemu-user-static               # runs the other architecture's programs
 )
