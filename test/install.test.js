@@ -16,6 +16,10 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { spawnSync } = require('node:child_process')
 
+// Two builds, a pack and two installs (one compiling): minutes when the
+// other test files run beside it.
+t.setTimeout(600000)
+
 const ROOT = path.join(__dirname, '..')
 const NPM = path.resolve(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js')
 const TSC = path.join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
