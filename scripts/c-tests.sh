@@ -49,6 +49,18 @@ $cc $cflags -pthread -o "$out/seccomp_test" \
 $cc $cflags -pthread -DSANDY_SECCOMP_RUNTIME_BUILD -o "$out/seccomp_test_rt" \
 	"$src/test/seccomp_test.c" "$src/linux/seccomp.c" "$src/linux/plan.c" \
 	"$src/core/error.c" "$src/core/paths.c" -l:libseccomp.a
+# The resolver's canonical spelling, with glibc and with musl (whose
+# realpath keeps a leading "//"; the launcher that ships is built with it).
+# musl has no UAPI headers of its own: the kernel's, alone on the path.
+resolve_srcs="$src/test/resolve_test.c $src/core/resolve.c $src/core/policy.c $src/core/paths.c $src/core/stat.c $src/core/error.c"
+# shellcheck disable=SC2086
+$cc $cflags -o "$out/resolve_test" $resolve_srcs
+mkdir "$out/uapi"
+ln -s /usr/include/linux "$out/uapi/linux"
+ln -s "/usr/include/$(gcc -print-multiarch)/asm" "$out/uapi/asm"
+ln -s /usr/include/asm-generic "$out/uapi/asm-generic"
+# shellcheck disable=SC2086
+musl-gcc $cflags -isystem "$out/uapi" -static -o "$out/resolve_test_musl" $resolve_srcs
 # The precompiled programs through a classic-BPF interpreter.
 $cc $cflags -o "$out/bpf_test" "$src/test/bpf_test.c" "$src/test/bpf_cases_aarch64.c"
 # The launcher's argument parser: every rejection and its reason.
@@ -84,7 +96,7 @@ run() {
 	"$@" || status=1
 }
 
-for t in bpf_test policy_argv_test probe_wire_test plan_test paths_test confine_test guard_argv_test seccomp_test seccomp_test_rt landlock_test; do
+for t in bpf_test resolve_test resolve_test_musl policy_argv_test probe_wire_test plan_test paths_test confine_test guard_argv_test seccomp_test seccomp_test_rt landlock_test; do
 	run "$out/$t"
 done
 

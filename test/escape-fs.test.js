@@ -227,7 +227,16 @@ const denyOrders = {
   },
   'deny with an explicit grant of the same subtree': (user) => standard(user, SECRET, (p, at) => p
     .grant(at('ws/a/secret'), AccessMode.ReadWrite, PathScope.Subtree)
-    .denySubtree(at('ws/a/secret')))
+    .denySubtree(at('ws/a/secret'))),
+  // Two leading slashes, which musl's realpath keeps where glibc's folds
+  // them (review of issue 13, F1): the deny is inside the grant all the
+  // same, whichever libc built the resolver.
+  'deny spelled with a leading //': (user) => standard(user, SECRET, (p, at) => p.denySubtree('/' + at('ws/a/secret'))),
+  'deny through a link whose target starts with //': (user) => {
+    const s = standard(user, SECRET)
+    fs.symlinkSync('/' + s.at('ws/a'), s.at('ro/to-a'))
+    return { ...s, policy: s.policy.denySubtree(s.at('ro/to-a/secret')) }
+  }
 }
 for (const [order, make] of Object.entries(denyOrders)) {
   escapeCase(t, fx, `read in a denied subtree (${order})`, (user) => {

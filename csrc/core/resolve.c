@@ -117,13 +117,33 @@ static int check_resolved(const char *path, where w, sandy_error *err)
 	return 0;
 }
 
+/* realpath(3) as every libc should answer it on Linux: one leading slash.
+ * glibc's folds "//x" to "/x"; musl's keeps exactly two leading slashes
+ * (from the input or a link's target), which POSIX allows and Linux treats
+ * as one. Both programs compare canonical paths as strings (a deny inside
+ * a grant, the launcher's pins against confine's), so a libc's spelling
+ * must never decide: fold them here, then refuse anything still not
+ * canonical (review of issue 13, F1). */
+static int fold_leading_slashes(char *path, where w, sandy_error *err)
+{
+	size_t extra = strspn(path, "/");
+
+	if (extra > 1)
+		memmove(path, path + extra - 1, strlen(path + extra - 1) + 1);
+	if (path[0] != '/' || strstr(path, "//") != NULL ||
+	    (path[1] != '\0' && path[strlen(path) - 1] == '/'))
+		return invalid(err, w, "resolved path is not canonical");
+	return 0;
+}
+
 /* Full resolution of an absolute path; *out is malloc'd. */
 static int canonicalize(const char *abs, char **out, where w, sandy_error *err)
 {
 	*out = realpath(abs, NULL);
 	if (*out == NULL)
 		return errno_fail(err, w, errno);
-	if (check_resolved(*out, w, err) == 0)
+	if (fold_leading_slashes(*out, w, err) == 0 &&
+	    check_resolved(*out, w, err) == 0)
 		return 0;
 	free(*out);
 	*out = NULL;
