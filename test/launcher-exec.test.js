@@ -7,12 +7,21 @@
 // over a later "not found", and what cannot run ends with the shell's
 // statuses, 126 and 127. Each case runs confined (sandy backend, as root
 // and as uid 65534) and unconfined through glibc's execvp (`env`), and the
-// two must agree.
+// two must agree; confined both with the launcher that ships (musl) and
+// with the static glibc one a from-source build without musl-tools makes.
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
+const os = require('node:os')
 const { spawnSync } = require('node:child_process')
 const { users, backendsFor, confineAs } = require('./helpers/sandbox.js')
+
+// The glibc build of the same launcher, beside the shipped one.
+const glibcDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-exec-glibc-'))
+fs.chmodSync(glibcDir, 0o755)
+t.teardown(() => fs.rmSync(glibcDir, { recursive: true, force: true }))
+const glibcBuild = spawnSync(process.execPath, [path.join(__dirname, '..', 'scripts', 'build-launcher.js'), '--libc=host', `--out=${glibcDir}`], { encoding: 'utf8' })
+const launchers = [['shipped', null], ['static glibc', path.join(glibcDir, 'sandy-launcher')]]
 
 const base = fs.mkdtempSync('/var/tmp/sandy-exec-')
 fs.chmodSync(base, 0o755)
@@ -46,26 +55,49 @@ const cases = [
   ['a non-executable file by path (126)', ['./plain.txt'], '/usr/bin:/bin'],
   ['a missing file by path (127)', ['./missing'], '/usr/bin:/bin']
 ]
+// PATH unset means glibc's "/bin:/usr/bin", not musl's, which puts
+// /usr/local/bin first: a program only there must not be found (as root:
+// it takes a file in /usr/local/bin, removed after).
+if (process.getuid() === 0 && fs.existsSync('/usr/local/bin')) {
+  const name = `sandy-exec-${process.pid}`
+  const local = path.join('/usr/local/bin', name)
+  fs.writeFileSync(local, '#!/bin/sh\necho "found in /usr/local/bin"\n', { mode: 0o755 })
+  t.teardown(() => fs.rmSync(local, { force: true }))
+  cases.push(['PATH unset: /usr/local/bin is not searched', [name], undefined])
+}
 
 const outcome = (r) => ({ code: r.status, stdout: r.stdout })
+// argv as the user, optionally with its stderr closed (through sh)
+const spawnAs = (user, argv, env, closeStderr = false) => {
+  const full = [...user.wrap, ...(closeStderr ? ['/bin/sh', '-c', 'exec 2>&- "$@"', 'sh'] : []), ...argv]
+  return spawnSync(full[0], full.slice(1), { cwd: ws, env, encoding: 'utf8' })
+}
+
+t.test('the static glibc launcher builds', async (t) => t.equal(glibcBuild.status, 0, glibcBuild.stderr))
 
 for (const user of users()) {
-  t.test(`exec as execvp [${user.name}]`, async (t) => {
-    const [backend] = backendsFor(t, user, ['sandy'])
-    if (!backend) return
-    for (const [name, argv, PATH] of cases) {
-      const env = PATH === undefined ? {} : { PATH }
-      const c = confineAs(user, backend, argv, { mode: 'workspace-write', workspaceRoot: ws })
-      const confined = spawnSync(user.wrap[0] || c.argv[0], [...user.wrap.slice(1), ...(user.wrap.length ? c.argv : c.argv.slice(1))],
-        { cwd: ws, env, encoding: 'utf8' })
-      // unconfined: glibc's execvp, through env(1)
-      const bare = spawnSync(user.wrap[0] || '/usr/bin/env', [...user.wrap.slice(1), ...(user.wrap.length ? ['/usr/bin/env'] : []), ...argv],
-        { cwd: ws, env, encoding: 'utf8' })
-      t.notMatch(confined.stderr, /sandy-launcher: fatal:/, `${name}: not a runner failure (${confined.stderr.trim()})`)
-      t.same(outcome(confined), outcome(bare), `${name}: confined ${confined.status}, unconfined ${bare.status} (${confined.stdout.trim() || confined.stderr.trim()})`)
-    }
-    const c = confineAs(user, backend, ['./noshebang', 'arg'], { mode: 'workspace-write', workspaceRoot: ws })
-    const r = spawnSync(user.wrap[0] || c.argv[0], [...user.wrap.slice(1), ...(user.wrap.length ? c.argv : c.argv.slice(1))], { cwd: ws, env: {}, encoding: 'utf8' })
-    t.equal(r.stdout, 'ran by sh: ./noshebang arg\n', 'the shell gets the script as $0 and the arguments after it')
-  })
+  for (const [which, build] of launchers) {
+    t.test(`exec as execvp [${user.name}, ${which} launcher]`, async (t) => {
+      const [backend] = backendsFor(t, user, ['sandy'])
+      if (!backend) return
+      const confine = (argv) => {
+        const c = confineAs(user, backend, argv, { mode: 'workspace-write', workspaceRoot: ws }).argv
+        return build ? [build, ...c.slice(1)] : c
+      }
+      for (const [name, argv, PATH] of cases) {
+        const env = PATH === undefined ? {} : { PATH }
+        const confined = spawnAs(user, confine(argv), env)
+        // unconfined: glibc's execvp, through env(1)
+        const bare = spawnAs(user, ['/usr/bin/env', ...argv], env)
+        t.notMatch(confined.stderr, /sandy-launcher: fatal:/, `${name}: not a runner failure (${confined.stderr.trim()})`)
+        t.same(outcome(confined), outcome(bare), `${name}: confined ${confined.status}, unconfined ${bare.status} (${confined.stdout.trim() || confined.stderr.trim()})`)
+      }
+      const r = spawnAs(user, confine(['./noshebang', 'arg']), {})
+      t.equal(r.stdout, 'ran by sh: ./noshebang arg\n', 'the shell gets the script as $0 and the arguments after it')
+      // the status is decided before the error line is written, which
+      // fails when stderr is closed
+      const closed = spawnAs(user, confine(['no-such-command-here']), { PATH: '/usr/bin:/bin' }, true)
+      t.equal(closed.status, 127, 'not found with stderr closed: still 127')
+    })
+  }
 }

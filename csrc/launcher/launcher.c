@@ -104,10 +104,13 @@ static int check_canonical(const sandy_launch *l, const sandy_resolved *r,
 
 static void __attribute__((noreturn)) exec_target(char *const argv[])
 {
+	int e;
+
 	sandy_execvp(argv);
-	dprintf(STDERR_FILENO, "%s: %s\n", argv[0], strerror(errno));
-	_exit(errno == ENOENT ? SANDY_LAUNCHER_EXIT_NOTFOUND
-			      : SANDY_LAUNCHER_EXIT_NOEXEC);
+	e = errno; /* before dprintf, which may fail (stderr closed) */
+	dprintf(STDERR_FILENO, "%s: %s\n", argv[0], strerror(e));
+	_exit(e == ENOENT ? SANDY_LAUNCHER_EXIT_NOTFOUND
+			  : SANDY_LAUNCHER_EXIT_NOEXEC);
 }
 
 /* Guard mode (guard.h): argv[1] is SANDY_GUARD_MAGIC (guard_argv.h). */
