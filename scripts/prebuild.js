@@ -7,12 +7,13 @@
 //
 //   node scripts/prebuild.js [--arch=x64|arm64|all] [PACKAGE_DIR]
 //
-// PACKAGE_DIR defaults to this checkout. The host's own arch takes the
-// addon this checkout built (npm run build); the other is cross-built with
-// node-gyp and Debian's cross compiler in a scratch copy. The launcher is
-// always built here, with musl (scripts/build-launcher.js), and is the same
-// bytes the checkout's build made when that build used musl too. Every
-// prebuild written is checked (scripts/prebuild-check.js) before it counts.
+// PACKAGE_DIR defaults to this checkout. Each addon is built afresh from
+// the sources, with node-gyp in a scratch copy of the package (for the
+// other arch with Debian's cross compiler), never taken from an earlier
+// build; the launcher is built with musl (scripts/build-launcher.js) and
+// is the same bytes the checkout's own build made when that build used
+// musl too. Every prebuild written is checked (scripts/prebuild-check.js)
+// before it counts.
 // The matrix (MATRIX below) is what scripts/release.js insists on.
 const fs = require('node:fs')
 const os = require('node:os')
@@ -40,22 +41,19 @@ function nodeGyp () {
   return file
 }
 
-// The addon for arch: this checkout's build for the host's arch, else a
-// cross build in a scratch copy of the package (gyp takes the compiler
+// The addon for arch, built in a scratch copy of the package: natively,
+// or for the other arch with the cross compiler (gyp takes the compiler
 // from CC and LINK, the archiver from AR).
 function addonFor (arch, scratch) {
-  if (arch === process.arch) {
-    const built = path.join(root, 'build', 'Release', 'sandy.node')
-    if (!fs.existsSync(built)) fail('no build/Release/sandy.node: run `npm run build` first')
-    return built
-  }
   const copy = path.join(scratch, 'package')
   for (const part of ['binding.gyp', 'package.json', 'csrc', 'scripts']) {
     fs.cpSync(path.join(root, part), path.join(copy, part), { recursive: true })
   }
   fs.symlinkSync(path.join(root, 'deps'), path.join(copy, 'deps'))
   const tri = TRIPLET[arch]
-  const env = { ...process.env, CC: `${tri}-gcc`, CXX: `${tri}-g++`, LINK: `${tri}-gcc`, AR: `${tri}-ar` }
+  const env = arch === process.arch
+    ? process.env
+    : { ...process.env, CC: `${tri}-gcc`, CXX: `${tri}-g++`, LINK: `${tri}-gcc`, AR: `${tri}-ar` }
   const nodedir = path.resolve(path.dirname(process.execPath), '..')
   run(process.execPath, [nodeGyp(), 'configure', 'build', `--arch=${arch}`,
     `--nodedir=${fs.existsSync(path.join(nodedir, 'include', 'node', 'node_api.h')) ? nodedir : '/usr'}`],

@@ -2,15 +2,18 @@
 'use strict'
 // Packs a release tarball, and refuses to unless it is complete: every
 // prebuild of the matrix (scripts/prebuild-check.js) present and fit to
-// ship, nothing else under prebuilds/, and cJSON's pinned Debian source in
-// deps/ (so a from-source install needs no network). Not a prepack hook:
+// ship, nothing else under prebuilds/, the precompiled seccomp programs
+// the launchers were built from current with their rules
+// (scripts/seccomp-filters.sh), and cJSON's pinned Debian source in deps/
+// (so a from-source install needs no network). Not a prepack hook:
 // `npm pack` in a checkout and git installs keep working without prebuilds.
 //
-//   node scripts/prebuild.js --arch=all    (after npm run build)
+//   node scripts/prebuild.js --arch=all
 //   node scripts/release.js [--pack-destination=DIR]
 //
 // Prints the tarball's path last.
 const fs = require('node:fs')
+const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { MATRIX, check } = require('./prebuild-check')
@@ -52,6 +55,14 @@ function main () {
   } catch {}
   const stray = present.filter((d) => !MATRIX.some(({ arch }) => d === `linux-${arch}`))
   if (stray.length > 0) problems.push(`prebuilds/ holds ${stray.join(', ')}, which the matrix does not`)
+  const filters = path.join(os.tmpdir(), `sandy-release-filters-${process.pid}.h`)
+  const gen = spawnSync('sh', [path.join(root, 'scripts', 'seccomp-filters.sh'), filters], { stdio: ['ignore', 'ignore', 'inherit'] })
+  let current = false
+  try {
+    current = gen.status === 0 && fs.readFileSync(filters).equals(fs.readFileSync(path.join(root, 'csrc', 'linux', 'seccomp_filters.h')))
+  } catch {}
+  fs.rmSync(filters, { force: true })
+  if (!current) problems.push('csrc/linux/seccomp_filters.h is not what its rules generate (sh scripts/seccomp-filters.sh)')
   const cjson = spawnSync('sh', [path.join(root, 'scripts', 'fetch-cjson.sh')], { stdio: ['ignore', 'ignore', 'inherit'] })
   if (cjson.status !== 0) problems.push('cJSON\'s pinned source is not in deps/ and could not be fetched')
   if (problems.length > 0) refuse(problems)

@@ -127,6 +127,16 @@ t.test('release.js packs only the whole matrix', async (t) => {
   fs.renameSync(aside, path.join(prebuilds, 'linux-arm64'))
   t.equal(refused.status, 1, 'without linux-arm64: refused')
   t.match(refused.stderr, /linux-arm64: linux-arm64 is missing/, 'naming what is missing')
+  // rules changed after the programs were generated: the launchers were
+  // built from programs that are not the rules any more
+  const rules = path.join(pkg, 'csrc', 'linux', 'seccomp.c')
+  const text = fs.readFileSync(rules, 'utf8')
+  fs.writeFileSync(rules, text.replace('{"uselib", 0},', '{"uselib", 0}, {"kexec_load", 0},'))
+  const stale = run(process.execPath, [path.join(pkg, 'scripts', 'release.js'), `--pack-destination=${work}`])
+  fs.writeFileSync(rules, text)
+  t.not(text.indexOf('{"uselib", 0},'), -1, '(the rule list this edits)')
+  t.equal(stale.status, 1, 'with rules newer than the programs: refused')
+  t.match(stale.stderr, /seccomp_filters\.h is not what its rules generate/, 'naming the stale file')
   t.same(fs.readdirSync(work).filter((f) => f.startsWith('sandy-native-')), [], 'and no tarball left')
   const packed = run(process.execPath, [path.join(pkg, 'scripts', 'release.js'), `--pack-destination=${work}`])
   t.equal(packed.status, 0, packed.stderr)
@@ -168,11 +178,12 @@ const cjsonLibs = ['/usr/lib/x86_64-linux-gnu', '/lib/x86_64-linux-gnu', '/usr/l
   }
 }).filter((f, i, all) => all.indexOf(f) === i && !fs.lstatSync(f).isSymbolicLink())
 
-// Runs argv in a private mount namespace (as root; in a user namespace of
-// its own otherwise) where every libcjson file reads as empty.
+// Runs argv in private mount and network namespaces (as root; in a user
+// namespace of its own otherwise): every libcjson file reads as empty,
+// and there is no network.
 function hidden (argv, opts) {
   const script = [...cjsonLibs.map((f) => `/usr/bin/mount --bind /dev/null '${f}' || exit 90`), 'exec "$@"'].join('\n')
-  const ns = ROOT_USER ? ['/usr/bin/unshare', '--mount', '--propagation', 'private'] : ['/usr/bin/unshare', '--user', '--map-root-user', '--mount']
+  const ns = ROOT_USER ? ['/usr/bin/unshare', '--mount', '--propagation', 'private', '--net'] : ['/usr/bin/unshare', '--user', '--map-root-user', '--mount', '--net']
   return run(ns[0], [...ns.slice(1), '/bin/sh', '-c', script, 'sh', ...argv], opts)
 }
 
@@ -210,7 +221,7 @@ console.log(JSON.stringify({ sandy: report.backends.sandy, inside: inside.argv, 
 // Spawns a consumer's two argvs (in the same hidden namespace) and checks
 // the kernel's answers: the workspace write lands, the outside one is
 // refused, and the same outside write succeeds unconfined.
-function checkConfines (t, label, consumerArgv, cwd) {
+function checkConfines (t, label, consumerArgv, cwd, wrap = []) {
   const ws = fs.mkdtempSync(path.join(work, 'ws-'))
   // (not under /tmp, which the sandbox replaces with a private one)
   const outside = fs.mkdtempSync('/var/tmp/sandy-install-outside-')
@@ -226,7 +237,7 @@ function checkConfines (t, label, consumerArgv, cwd) {
     got.insideRun = go(got.inside)
     got.outsideRun = go(got.outside)
     console.log(JSON.stringify(got))`
-  const r = hidden([process.execPath, '-e', driver, process.execPath, ...consumerArgv], { env: { ...ENV, PATH: bin } })
+  const r = hidden([...wrap, process.execPath, '-e', driver, process.execPath, ...consumerArgv], { env: { ...ENV, PATH: bin } })
   t.equal(r.status, 0, `${label}: the consumer ran (${(r.stderr || String(r.error)).slice(-300)})`)
   let got
   try {
@@ -259,6 +270,13 @@ t.test('installed from the tarball: no compiler, no libcjson, empty npm config, 
     { env: { ...ENV, PATH: bin } })
   t.equal(look.status, 0, look.stderr)
   t.equal(look.stdout, '', `inside: every libcjson file empty (${cjsonLibs.length} hidden) and no cc, gcc or make on PATH`)
+  // the loader's own answer: libcjson cannot be loaded inside (and, where
+  // the host has it, can outside), and there is no network but loopback
+  const dlopen = ['/usr/bin/python3', '-c', 'import ctypes; ctypes.CDLL("libcjson.so.1")']
+  t.not(hidden(dlopen, {}).status, 0, 'inside: libcjson.so.1 does not load')
+  if (cjsonLibs.length > 0) t.equal(run(dlopen[0], dlopen.slice(1)).status, 0, 'control: outside it loads')
+  const links = hidden(['/usr/bin/cat', '/proc/net/dev'], {}).stdout.split('\n').slice(2).map((l) => l.split(':')[0].trim()).filter(Boolean)
+  t.same(links, ['lo'], 'inside: no network device but loopback')
   const install = hidden([process.execPath, NPM, 'install', '--offline', '--no-audit', '--no-fund', tarball, ngbTarball],
     { cwd: proj, env: { ...npmEnv({ PATH: bin }) } })
   t.equal(install.status, 0, `npm install (${install.stdout.slice(-300)}${install.stderr.slice(-600)})`)
@@ -266,6 +284,10 @@ t.test('installed from the tarball: no compiler, no libcjson, empty npm config, 
   t.notOk(fs.existsSync(path.join(installed, 'build')), 'nothing was built')
   fs.writeFileSync(path.join(proj, 'consumer.js'), CONSUMER_JS)
   checkConfines(t, 'CommonJS consumer', [path.join(proj, 'consumer.js')], proj)
+  if (ROOT_USER) {
+    checkConfines(t, 'CommonJS consumer as uid 65534', [path.join(proj, 'consumer.js')], proj,
+      ['/usr/bin/setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'])
+  }
   const loaded = run(process.execPath, ['-e', `console.log(require(${JSON.stringify(path.join(installed, 'lib', 'binding.js'))}).addonPath)`], { cwd: proj })
   t.equal(path.dirname(loaded.stdout.trim()), path.join(installed, 'prebuilds', `linux-${process.arch}`), 'the addon came from the prebuild')
 
