@@ -133,10 +133,12 @@ function main () {
         '(linux-libc-dev, kernel-headers, linux-headers)'))
   }
   fs.chmodSync(tmp, 0o755)
-  fs.renameSync(tmp, exe)
-  const digest = crypto.createHash('sha256').update(fs.readFileSync(exe)).digest('hex')
+  // the digest of the bytes this build wrote, recorded before they take
+  // the launcher's name (a reader in between sees a mismatch: refused)
+  const digest = crypto.createHash('sha256').update(fs.readFileSync(tmp)).digest('hex')
   fs.writeFileSync(`${exe}.sha256.tmp`, digest + '\n')
   fs.renameSync(`${exe}.sha256.tmp`, `${exe}.sha256`)
+  fs.renameSync(tmp, exe)
   console.log(`launcher: ${path.relative(process.cwd(), exe) || exe} (${arch}, ${libc === 'musl' ? 'musl' : 'host libc'}, ` +
     `${sanitize ? 'sanitized' : 'static'}${!sanitize && !debug ? ', stripped' : ''})`)
 }
