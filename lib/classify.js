@@ -4,6 +4,7 @@
 // errors"). Runner failure is checked first: it means the command never ran.
 const fs = require('node:fs')
 const { SandboxUnavailableError } = require('./errors')
+const { currentDir } = require('./paths')
 
 function stderrLines (stderr) {
   const text = stderr instanceof Uint8Array
@@ -69,7 +70,7 @@ function usableDirectory (cwd) {
 // (syscall `spawn <file>` or `spawnSync <file>`, and path `<file>`) after the cwd is verified
 // usable mean the confined launch could not start; everything else keeps the
 // consumer's ordinary command-start semantics (null).
-function classifySpawnError (confined, err, { cwd = process.cwd() } = {}) {
+function classifySpawnError (confined, err, { cwd = currentDir() } = {}) {
   if (!(err instanceof Error)) return null
   if (err.code !== 'ENOENT' && err.code !== 'EACCES') return null
   const file = confined.argv[0]

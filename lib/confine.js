@@ -8,6 +8,7 @@ const { SandboxError } = require('./errors')
 const { SandboxPolicy, cwdBytes } = require('./policy')
 const { probe } = require('./probe')
 const { launcherDialect, newNonce, launcherRules, checkArgv, checkArgvSize } = require('./launcher-protocol')
+const { currentDir } = require('./paths')
 
 // What the launcher's denials print (csrc/addon/seam.c):
 // - EACCES from Landlock ("Permission denied"),
@@ -54,7 +55,7 @@ function verifiedRunner () {
 // The implementation, with the launcher and the probe injectable for the
 // test suite (a build with one layer switched off is run against the same
 // cases). Production callers use confinePolicy, which takes neither.
-function confineWith (argv, policy, { cwd = process.cwd() } = {}, { launcher, report } = {}) {
+function confineWith (argv, policy, { cwd = currentDir() } = {}, { launcher, report } = {}) {
   checkArgv(argv)
   if (!(policy instanceof SandboxPolicy)) throw new TypeError('policy must be a SandboxPolicy')
   const cwdArg = cwdBytes(cwd)

@@ -1,7 +1,19 @@
 'use strict'
 // Path containment, the JavaScript side's one copy (the C side's is
-// sandy_path_within, csrc/core/paths.c, with the same answers).
+// sandy_path_within, csrc/core/paths.c, with the same answers), and the
+// working directory as the kernel has it.
+const fs = require('node:fs')
 const path = require('node:path')
+
+// The process's working directory, asked of the kernel each time. Node's
+// process.cwd() is cached until process.chdir(), so once a command renames
+// the directory and leaves a symlink at the old name, it names the link's
+// target while the kernel's cwd is the moved directory (review of issue 13,
+// F1): a relative grant, a default workspace root, would then cover
+// whatever the command pointed the link at.
+function currentDir () {
+  return fs.realpathSync.native('.')
+}
 
 // True when `file` is `dir` itself or lies beneath it, compared component
 // by component ('/a' holds '/a/b' but not '/ab', and '/a/..b' lies beneath
@@ -13,4 +25,4 @@ function isWithin (dir, file) {
   return f === d || f.startsWith(d === '/' ? d : `${d}/`)
 }
 
-module.exports = { isWithin }
+module.exports = { isWithin, currentDir }

@@ -4,6 +4,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { SANDBOX_MODES } = require('./vocabulary')
+const { currentDir } = require('./paths')
 
 function checkMode (mode, what) {
   if (mode === undefined) return undefined
@@ -46,7 +47,7 @@ function createSandboxPolicyService (config = {}) {
     }
     const sessionRoot = session ? checkRoot(session.cwd, 'session.cwd') : undefined
     const mode = explicit ?? sessionMode ?? configured.mode ?? 'read-only'
-    const root = sessionRoot ?? configured.workspaceRoot ?? process.cwd()
+    const root = sessionRoot ?? configured.workspaceRoot ?? currentDir()
     return Object.freeze({ mode, workspaceRoot: canonicalRoot(root) })
   }
   return Object.freeze({ resolve })

@@ -6,6 +6,7 @@ const path = require('node:path')
 const binding = require('./binding')
 const { PolicyDocumentError, SandboxError } = require('./errors')
 const { AccessMode, PathScope, NetworkPolicy, SCHEMA_VERSION, DOCUMENT_KEYS } = require('./vocabulary')
+const { currentDir } = require('./paths')
 
 // Errors name a section as the document (and the C core) spells it.
 const DOCUMENT_NAMES = DOCUMENT_KEYS
@@ -139,7 +140,7 @@ class SandboxPolicy {
 
   // Effective rules against one working-directory snapshot, as the
   // launcher will compute them; throws SandboxError (InvalidPolicy).
-  resolve ({ cwd = process.cwd() } = {}) {
+  resolve ({ cwd = currentDir() } = {}) {
     return resolveNative(this.toNative(), cwdBytes(cwd))
   }
 

@@ -85,6 +85,31 @@ t.test('without a cwd the process working directory is the snapshot', async (t) 
   t.equal(r.grants[0].path, fs.realpathSync(process.cwd()))
 })
 
+// A command that can write the parent of the host's working directory
+// renames it and leaves a symlink at the old name: Node's process.cwd()
+// (cached until chdir) would then name the link's target, the kernel's
+// cwd is the moved directory. The next default snapshot must be the
+// kernel's (review of issue 13, F1).
+t.test('without a cwd the snapshot is the kernel\'s working directory, not Node\'s cached one', async (t) => {
+  const base = fs.mkdtempSync(path.join(root, 'cwdswap-'))
+  fs.mkdirSync(path.join(base, 'ws', 'sub'), { recursive: true })
+  fs.mkdirSync(path.join(base, 'elsewhere'))
+  const script = `
+    const { SandboxPolicy, AccessMode, PathScope, createSandboxPolicyService } = require(${JSON.stringify(CHECKOUT)})
+    const { execFileSync } = require('child_process')
+    process.cwd() // cached now
+    execFileSync('/bin/sh', ['-c', 'mv ../sub ../moved && ln -s ../elsewhere ../sub'])
+    const grant = new SandboxPolicy('block_all').grant('.', AccessMode.ReadWrite, PathScope.Subtree).resolve().grants[0].path
+    const root = createSandboxPolicyService({ mode: 'workspace-write' }).resolve({}).workspaceRoot
+    console.log(JSON.stringify({ cached: process.cwd(), grant, root }))`
+  const r = spawnSync(process.execPath, ['-e', script], { cwd: path.join(base, 'ws', 'sub'), encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } })
+  t.equal(r.status, 0, r.stderr)
+  const got = JSON.parse(r.stdout)
+  t.equal(got.cached, path.join(base, 'ws', 'sub'), 'control: Node\'s cached cwd still names the old spelling, now a link elsewhere')
+  t.equal(got.grant, path.join(base, 'ws', 'moved'), 'a relative grant covers the directory the process is in')
+  t.equal(got.root, path.join(base, 'ws', 'moved'), 'and so does the policy service\'s default workspace root')
+})
+
 t.test('the cwd must be an absolute existing directory', async (t) => {
   t.throws(() => policy().resolve({ cwd: 'relative/dir' }), TypeError)
   t.throws(() => policy().resolve({ cwd: '.' }), TypeError)
