@@ -53,7 +53,12 @@ const cases = [
   ['only a non-executable match: permission denied (126)', ['only'], `${at('c')}:/nonexistent`],
   ['no match at all: not found (127)', ['no-such-command-here'], '/usr/bin:/bin'],
   ['a non-executable file by path (126)', ['./plain.txt'], '/usr/bin:/bin'],
-  ['a missing file by path (127)', ['./missing'], '/usr/bin:/bin']
+  ['a missing file by path (127)', ['./missing'], '/usr/bin:/bin'],
+  // the shell fallback forwards any number of arguments (the kernel
+  // bounds their bytes, not their count)
+  ['a script without #! and 5,000 arguments', ['./noshebang', ...Array.from({ length: 5000 }, (_, i) => `a${i}`)], '/usr/bin:/bin'],
+  // an element too long to join with the name is passed over
+  ['a PATH element longer than PATH_MAX', ['true'], `/${'x'.repeat(4100)}:/usr/bin:/bin`]
 ]
 // PATH unset means glibc's "/bin:/usr/bin", not musl's, which puts
 // /usr/local/bin first: a program only there must not be found (as root:
@@ -67,10 +72,15 @@ if (process.getuid() === 0 && fs.existsSync('/usr/local/bin')) {
 }
 
 const outcome = (r) => ({ code: r.status, stdout: r.stdout })
+// The variables of the test's own builds that must reach the launcher
+// whatever environment a case gives it (the coverage build's stream, the
+// sanitizer stage's options); none is read by the shell or the programs.
+const BUILD_VARS = ['SANDY_COVERAGE_DIR', 'ASAN_OPTIONS', 'UBSAN_OPTIONS']
+const withBuildVars = (env) => ({ ...Object.fromEntries(BUILD_VARS.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])), ...env })
 // argv as the user, optionally with its stderr closed (through sh)
 const spawnAs = (user, argv, env, closeStderr = false) => {
   const full = [...user.wrap, ...(closeStderr ? ['/bin/sh', '-c', 'exec 2>&- "$@"', 'sh'] : []), ...argv]
-  return spawnSync(full[0], full.slice(1), { cwd: ws, env, encoding: 'utf8' })
+  return spawnSync(full[0], full.slice(1), { cwd: ws, env: withBuildVars(env), encoding: 'utf8' })
 }
 
 t.test('the static glibc launcher builds', async (t) => t.equal(glibcBuild.status, 0, glibcBuild.stderr))

@@ -11,14 +11,13 @@ extern char **environ;
 
 #define DEFAULT_PATH "/bin:/usr/bin"
 #define SHELL "/bin/sh"
-/* arguments the shell fallback forwards; more fail with E2BIG, as the
- * kernel would for an argv past its own limits */
-#define SHELL_ARGS_MAX 4096
 
-/* execve, then the shell for a file without a "#!" line. */
+/* execve, then the shell for a file without a "#!" line: the shell's argv
+ * is the file and the arguments after argv[0], however many (the kernel
+ * limits their bytes, not their number). */
 static void exec_file(const char *file, char *const argv[])
 {
-	static char *sh_argv[SHELL_ARGS_MAX + 2];
+	char **sh_argv;
 	size_t n = 0;
 
 	execve(file, argv, environ);
@@ -26,8 +25,9 @@ static void exec_file(const char *file, char *const argv[])
 		return;
 	while (argv[n] != NULL)
 		n++;
-	if (n == 0 || n > SHELL_ARGS_MAX) {
-		errno = n == 0 ? ENOEXEC : E2BIG;
+	sh_argv = n == 0 ? NULL : malloc((n + 2) * sizeof(*sh_argv));
+	if (sh_argv == NULL) {
+		errno = n == 0 ? ENOEXEC : ENOMEM;
 		return;
 	}
 	sh_argv[0] = (char *)SHELL;
@@ -35,6 +35,7 @@ static void exec_file(const char *file, char *const argv[])
 	memcpy(&sh_argv[2], &argv[1], (n - 1) * sizeof(*argv));
 	sh_argv[n + 1] = NULL;
 	execve(SHELL, sh_argv, environ);
+	free(sh_argv);
 	errno = errno == ENOENT ? ENOEXEC : errno; /* no shell: still ENOEXEC */
 }
 
@@ -65,18 +66,17 @@ void sandy_execvp(char *const argv[])
 	for (dir = path;; dir = end + 1) {
 		end = strchrnul(dir, ':');
 		dir_len = (size_t)(end - dir);
-		if (dir_len + 1 + name_len + 1 > sizeof(full)) {
-			errno = ENAMETOOLONG;
-		} else {
+		/* an element too long to join is passed over, as glibc does */
+		if (dir_len + 1 + name_len + 1 <= sizeof(full)) {
 			/* an empty element: the working directory */
 			memcpy(full, dir, dir_len);
 			full[dir_len] = '/';
 			memcpy(full + dir_len + 1, name, name_len + 1);
 			exec_file(dir_len == 0 ? full + 1 : full, argv);
+			if (!try_next(errno))
+				return;
+			eacces = eacces || errno == EACCES;
 		}
-		if (!try_next(errno))
-			return;
-		eacces = eacces || errno == EACCES;
 		if (*end == '\0')
 			break;
 	}

@@ -8,7 +8,11 @@
  *     $PATH is tried in order (an empty element is the working directory;
  *     no $PATH: "/bin:/usr/bin", glibc's default).
  *   - A file the kernel refuses with ENOEXEC is run as
- *     /bin/sh FILE ARG..., as POSIX asks.
+ *     /bin/sh FILE ARG..., as POSIX asks. Where the policy shows no
+ *     /bin/sh, that ends the search with ENOEXEC (exit 126, "Exec format
+ *     error"); glibc would take it for ENOENT and go on. Where /bin/sh is
+ *     shown but not executable, the kernel's EACCES stands (a denial).
+ *   - A $PATH element too long to join with the name is passed over.
  *   - EACCES from one directory is remembered and wins over a later
  *     ENOENT; ENOENT, ENOTDIR, ESTALE, ENODEV and ETIMEDOUT move on to the
  *     next directory; any other error ends the search.
