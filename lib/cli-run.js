@@ -8,16 +8,26 @@ const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { constants: osConstants } = require('node:os')
 const { LAUNCHER_EXIT_FAILURE } = require('./launcher-protocol')
+const { currentDir } = require('./paths')
 
-const RUN_USAGE = 'sandy run (--policy FILE.json | --mode MODE [--root DIR] [--backend NAME]) [--cwd DIR] -- CMD [ARGS...]'
-const RUN_SUMMARY = 'run CMD confined by a Sandy policy document, or by a seam mode (root: the cwd)'
-const FLAGS = ['--policy', '--cwd', '--mode', '--root', '--backend']
+const { UsageError, parseCommand, directory } = require('./cli-args')
+
 const USAGE_EXIT = 2
 // The policy could not be read, parsed, resolved or enforced on this host.
 const POLICY_EXIT = 1
 // The launcher could not be started: the same status the launcher uses for
 // its own failures before the target runs (csrc/core/protocol.h).
 const START_FAILURE_EXIT = LAUNCHER_EXIT_FAILURE
+const MODES = ['read-only', 'workspace-write']
+const BACKENDS = ['auto', 'sandy', 'bwrap', 'landlock', 'seatbelt']
+// What each backend leaves ungoverned when it reports partial enforcement,
+// said before the command runs (README.md, "Backends and their promises").
+const PARTIAL_GAPS = {
+  sandy: 'some of the policy is not enforced on this host (sandy probe says what)',
+  bwrap: 'a read-only bind does not stop writing into a host FIFO or connecting to a host UNIX socket',
+  landlock: 'Landlock does not govern chmod, chown, utime or xattr changes, and names inside denied directories stay listable',
+  seatbelt: 'some of the policy is not enforced on this host (sandy probe says what)'
+}
 
 // Signals sent to `sandy` alone are passed on to the command; SIGINT and
 // SIGQUIT from a terminal already reach the whole foreground group, so they
@@ -25,47 +35,37 @@ const START_FAILURE_EXIT = LAUNCHER_EXIT_FAILURE
 const FORWARDED = ['SIGTERM', 'SIGHUP']
 const ABSORBED = ['SIGINT', 'SIGQUIT']
 
-function takeValue (args, i, flag) {
-  const arg = args[i]
-  const eq = arg.indexOf('=')
-  if (eq !== -1) return { value: arg.slice(eq + 1), next: i + 1 }
-  if (i + 1 >= args.length) throw new Error(`${flag} needs a value`)
-  return { value: args[i + 1], next: i + 2 }
+// The checks parseArgs cannot make: which flags go together, the words a
+// flag takes, and the directories the user named.
+function checkRunOptions (opts) {
+  if ((opts.policy === undefined) === (opts.mode === undefined)) throw new UsageError('give either --policy FILE.json or --mode MODE')
+  if (opts.policy !== undefined && (opts.root !== undefined || opts.backend !== undefined)) throw new UsageError('--root and --backend go with --mode, not --policy')
+  if (opts.mode === 'danger-full-access') throw new UsageError('--mode danger-full-access would run the command unconfined: run it without sandy')
+  if (opts.mode !== undefined && !MODES.includes(opts.mode)) throw new UsageError(`--mode must be ${MODES.join(' or ')}, not ${opts.mode}`)
+  if (opts.backend !== undefined && !BACKENDS.includes(opts.backend)) throw new UsageError(`--backend must be one of ${BACKENDS.join(', ')}, not ${opts.backend}`)
+  const cwd = opts.cwd === undefined ? currentDir() : directory('--cwd', opts.cwd)
+  const root = opts.root === undefined ? undefined : directory('--root', opts.root)
+  return { ...opts, cwd, root }
 }
 
-function parseRunArgs (args) {
-  const opts = { policy: null, cwd: null, mode: null, root: null, backend: null, command: null }
-  let i = 0
-  while (i < args.length) {
-    const arg = args[i]
-    if (arg === '--') {
-      opts.command = args.slice(i + 1)
-      break
-    }
-    const flag = arg.split('=', 1)[0]
-    if (!FLAGS.includes(flag)) throw new Error(`unexpected argument for run: ${arg}`)
-    const key = flag.slice(2)
-    if (opts[key] !== null) throw new Error(`${flag} given twice`)
-    const { value, next } = takeValue(args, i, flag)
-    if (value === '') throw new Error(`${flag} needs a non-empty value`)
-    opts[key] = value
-    i = next
-  }
-  if ((opts.policy === null) === (opts.mode === null)) throw new Error('give either --policy FILE.json or --mode MODE')
-  if (opts.policy !== null && (opts.root !== null || opts.backend !== null)) throw new Error('--root and --backend go with --mode')
-  if (opts.command === null || opts.command.length === 0) throw new Error('a command is required after --')
-  return opts
-}
-
+// A policy file's problem, in the user's words: FILE:LINE:COLUMN for a
+// parse error, the file and the kind otherwise; never its contents.
 function readPolicy (file) {
   const { SandboxPolicy } = require('./policy')
+  const { PolicyDocumentError } = require('./errors')
   let source
   try {
     source = fs.readFileSync(file)
   } catch (err) {
-    throw new Error(`cannot read the policy file ${JSON.stringify(file)}: ${err.code}`)
+    throw new Error(`--policy ${file}: cannot read it (${err.code})`)
   }
-  return SandboxPolicy.fromJson(source)
+  try {
+    return SandboxPolicy.fromJson(source)
+  } catch (err) {
+    if (!(err instanceof PolicyDocumentError)) throw err
+    const what = err.message.slice(err.message.indexOf('): ') + 3)
+    throw new Error(err.kind === 'Parse' ? `${file}:${err.line}:${err.column}: Parse: ${what}` : `${file}: ${err.kind}: ${what}`)
+  }
 }
 
 function signalNumber (name) {
@@ -107,50 +107,90 @@ function defaultConfine (argv, policy, options) {
 }
 
 // The seam's way: a mode and a workspace root, through the local provider.
-function confineMode (opts, cwd) {
+function confineMode (opts) {
   const { createLocalSandboxProvider } = require('./provider')
   const provider = createLocalSandboxProvider({ backend: opts.backend ?? 'auto' })
-  const workspaceRoot = path.resolve(opts.root ?? cwd)
+  const workspaceRoot = opts.root ?? opts.cwd
   const confined = provider.confine(opts.command, { mode: opts.mode, workspaceRoot })
-  const warnings = opts.mode === 'workspace-write' ? provider.probe({ workspaceRoot }).warnings : []
-  return { confined, warnings }
+  const report = provider.probe(opts.mode === 'workspace-write' ? { workspaceRoot } : undefined)
+  return { confined, backend: report.selected, warnings: report.warnings ?? [] }
 }
 
 // A refusal with reasons (SandboxUnavailableError) lists them.
 function describeError (err) {
   const reasons = Array.isArray(err.reasons) ? err.reasons.map((r) => `\n  ${r}`).join('') : ''
-  return `sandy: ${err.message}${reasons}\n`
+  return `sandy run: ${err.message}${reasons}\n`
+}
+
+// What --verbose says, and what is said whenever enforcement is partial.
+function announce (opts, { confined, backend }, io) {
+  if (opts.verbose) {
+    const { VERSION } = require('./cli')
+    io.err(`sandy: backend ${backend}, enforcement ${confined.enforcement}, launcher ${confined.argv[0]}, sandy-native ${VERSION}\n`)
+  }
+  if (confined.enforcement === 'partial') {
+    io.err(`sandy: warning: enforcement is partial under the ${backend} backend: ${PARTIAL_GAPS[backend]}\n`)
+  }
 }
 
 // deps exist for the tests: how a signal is raised on this process, and how
 // the argv is confined (to exercise a launcher that cannot be started).
-async function runCommand (args, io, { raise = raiseOnSelf, confine = defaultConfine } = {}) {
-  let opts
+async function runParsed (parsed, io, { raise = raiseOnSelf, confine = defaultConfine } = {}) {
+  const opts = checkRunOptions(parsed)
+  let run
   try {
-    opts = parseRunArgs(args)
-  } catch (err) {
-    io.err(`sandy: ${err.message}\nUsage: ${RUN_USAGE}\n`)
-    return USAGE_EXIT
-  }
-  const cwd = path.resolve(opts.cwd === null ? process.cwd() : opts.cwd)
-  let confined
-  try {
-    let warnings = []
-    if (opts.mode !== null) ({ confined, warnings } = confineMode(opts, cwd))
-    else confined = confine(opts.command, readPolicy(opts.policy), { cwd })
-    for (const w of warnings) io.err(`sandy: warning: ${w}\n`)
+    if (opts.mode !== undefined) {
+      run = confineMode(opts)
+    } else {
+      run = { confined: confine(opts.command, readPolicy(opts.policy), { cwd: opts.cwd }), backend: 'sandy', warnings: [] }
+    }
   } catch (err) {
     io.err(describeError(err))
     return POLICY_EXIT
   }
+  for (const w of run.warnings) io.err(`sandy: warning: ${w}\n`)
+  announce(opts, run, io)
   let result
   try {
-    result = await runConfined(confined.argv, cwd)
+    result = await runConfined(run.confined.argv, opts.cwd)
   } catch (err) {
-    io.err(`sandy: cannot start the launcher: ${err.code}\n`)
+    io.err(`sandy run: cannot start the launcher: ${err.code}\n`)
     return START_FAILURE_EXIT
   }
   return passThrough(result, raise)
 }
 
-module.exports = { runCommand, RUN_USAGE, RUN_SUMMARY, parseRunArgs, passThrough }
+const RUN = {
+  usage: [
+    'sandy run --mode MODE [--root DIR] [--backend NAME] [--cwd DIR] [--verbose] -- CMD [ARGS...]',
+    'sandy run --policy FILE.json [--cwd DIR] [--verbose] -- CMD [ARGS...]'
+  ],
+  summary: 'run CMD confined, by a seam mode (the workspace root is the current ' +
+    'directory unless --root names another) or by a Sandy policy document; ' +
+    'its input, output, exit status and terminating signal pass through',
+  options: {
+    mode: { type: 'string', value: 'MODE', help: 'read-only (write nothing but /dev/null) or workspace-write (write the workspace and a private /tmp)' },
+    root: { type: 'string', value: 'DIR', help: 'the workspace root of --mode (default: the current directory)' },
+    backend: { type: 'string', value: 'NAME', help: `one of ${BACKENDS.join(', ')} (default: auto, the first usable)` },
+    policy: { type: 'string', value: 'FILE', help: 'a Sandy policy document (JSON) instead of a mode' },
+    cwd: { type: 'string', value: 'DIR', help: 'the directory CMD starts in (default: the current directory)' },
+    verbose: { type: 'boolean', help: 'say on stderr which backend runs CMD, its enforcement, the launcher and this version' }
+  },
+  example: "sandy run --mode workspace-write -- sh -c 'echo ok > here.txt'",
+  takesCommand: true,
+  run: runParsed
+}
+
+// `sandy run ARGS` from its words: a usage error is printed with a hint
+// and ends with status 2.
+async function runCommand (args, io, deps) {
+  try {
+    return await runParsed(parseCommand('run', RUN, args), io, deps)
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err
+    io.err(`sandy run: ${err.message}\nRun \`sandy help run\` for its usage.\n`)
+    return USAGE_EXIT
+  }
+}
+
+module.exports = { RUN, runCommand, passThrough, announce }

@@ -1,13 +1,21 @@
 'use strict'
-// The `sandy` command line. Each command is one entry in COMMANDS: its usage
-// line, a one-line summary for the help text, and run(args, io) resolving to
-// an exit code. main() only dispatches, so a new command (`sandy run ...`) is
-// one more entry. Output goes through io so tests can run commands in-process.
+// The `sandy` command line. Each command is one entry in COMMANDS: its
+// usage lines, a summary, its options (node:util parseArgs specs, each
+// with the words its help shows), an example, and run(opts, io) resolving
+// to an exit code. main() parses (lib/cli-args.js) and dispatches, so a new
+// command is one more entry. Output goes through io so tests can run
+// commands in-process. Every help text fits 80 columns.
+//
+// Exit statuses: 0, or the command's own; 2 for a usage error, whose
+// message names the flag; 1 for anything else, whose message names what
+// the user gave (a path, a flag value), never a policy's contents.
 
-const path = require('node:path')
-const { runCommand, RUN_USAGE, RUN_SUMMARY } = require('./cli-run')
+const { parseCommand, UsageError, directory, wrap, WIDTH } = require('./cli-args')
+const { currentDir } = require('./paths')
+const { RUN } = require('./cli-run')
 
 const USAGE_EXIT = 2
+const VERSION = require('../package.json').version
 
 const defaultIo = {
   out: (text) => process.stdout.write(text),
@@ -63,80 +71,127 @@ function backendRows (report) {
   return rows
 }
 
+function packageRows (pkg) {
+  return [
+    ['sandy-native', pkg.version],
+    ['addon', pkg.addon],
+    ['launcher', pkg.launcher],
+    ['auto selects', pkg.autoSelects ?? 'nothing: no backend is usable']
+  ]
+}
+
 function formatProbe (report) {
-  return 'Host facts\n' + formatTable(factRows(report)) +
+  return 'Package\n' + formatTable(packageRows(report.package)) +
+    '\nHost facts\n' + formatTable(factRows(report)) +
     '\nBackends\n' + formatTable(backendRows(report))
 }
 
-// --root DIR (default: the current directory, the default root of `sandy
-// run --mode`): warns about what a workspace-write run there cannot protect.
-function parseProbeArgs (args) {
-  const opts = { json: false, root: null }
-  for (let i = 0; i < args.length; i++) {
-    if (args[i] === '--json') opts.json = true
-    else if (args[i] === '--root' && i + 1 < args.length) opts.root = args[++i]
-    else return { error: `unexpected argument for probe: ${args[i]}` }
+// This package: its version, the addon and launcher it uses (or why there
+// is none), and the backend a provider with backend 'auto' takes.
+function packageFacts () {
+  const binding = require('./binding')
+  const where = (f) => {
+    try {
+      return f()
+    } catch (err) {
+      return `none: ${err.message}`
+    }
   }
-  return opts
+  const autoSelects = require('./provider').createLocalSandboxProvider().probe().selected
+  return { version: VERSION, addon: where(() => binding.addonPath), launcher: where(() => binding.launcherPath()), autoSelects }
 }
 
-async function runProbe (args, io) {
-  const opts = parseProbeArgs(args)
-  if (opts.error) return usageError(opts.error, io)
+async function runProbe (opts, io) {
   // Loaded here so `sandy --help` works even when the addon is not built.
-  const report = { ...require('./probe').probe() }
-  try {
-    report.warnings = require('./provider').workspaceWarnings(path.resolve(opts.root ?? process.cwd()))
-  } catch (err) {
-    io.err(`sandy: --root: ${err.message}\n`)
-    return USAGE_EXIT
-  }
+  const root = opts.root === undefined ? currentDir() : directory('--root', opts.root)
+  const report = { package: packageFacts(), ...require('./probe').probe() }
+  report.warnings = require('./provider').workspaceWarnings(root)
   const warnings = report.warnings.map((w) => `\nwarning: ${w}\n`).join('')
   io.out(opts.json ? JSON.stringify(report, null, 2) + '\n' : formatProbe(report) + warnings)
   return 0
 }
 
-const COMMANDS = {
-  probe: {
-    usage: 'sandy probe [--json] [--root DIR]',
-    summary: 'report what this host can enforce and which backends are usable',
-    run: runProbe
+const PROBE = {
+  usage: ['sandy probe [--json] [--root DIR]'],
+  summary: 'report what this host can enforce, which backends are usable and ' +
+    'which one `auto` selects, with the package\'s version and the paths of ' +
+    'its addon and launcher',
+  options: {
+    json: { type: 'boolean', help: 'print the report as JSON' },
+    root: { type: 'string', value: 'DIR', help: 'warn about what a workspace-write run with this root cannot protect (default: the current directory)' }
   },
-  run: {
-    usage: RUN_USAGE,
-    summary: RUN_SUMMARY,
-    run: (args, io) => runCommand(args, io)
-  }
+  example: 'sandy probe --root ~/project',
+  run: runProbe
 }
 
-function usage () {
-  const rows = Object.values(COMMANDS).map((c) => [c.usage, c.summary])
-  rows.push(['sandy --help', 'show this help'])
-  return 'Usage:\n' + formatTable(rows)
+const COMMANDS = { probe: PROBE, run: RUN }
+
+function optionRows (options) {
+  return Object.entries(options).map(([name, o]) => [`--${name}${o.value ? ` ${o.value}` : ''}`, o.help])
 }
 
-function usageError (why, io) {
-  io.err(`sandy: ${why}\n\n${usage()}`)
+// Two columns, the second wrapped to the width.
+function formatOptions (rows) {
+  const left = Math.max(...rows.map(([l]) => l.length)) + 4
+  return rows.map(([l, r]) => wrap(r, WIDTH - left).map((line, i) => (i === 0 ? `  ${l.padEnd(left - 2)}` : ' '.repeat(left)) + line).join('\n')).join('\n') + '\n'
+}
+
+function commandHelp (name) {
+  const c = COMMANDS[name]
+  const usage = c.usage.flatMap((u) => wrap(u, WIDTH - 7, 10 + name.length).map((l, i) => (i === 0 ? '  ' : '      ') + l))
+  return `Usage:\n${usage.join('\n')}\n\n${wrap(c.summary[0].toUpperCase() + c.summary.slice(1) + '.', WIDTH).join('\n')}\n\n` +
+    `Options:\n${formatOptions([...optionRows(c.options), ['--help', 'show this help']])}\n` +
+    `Example:\n  ${c.example}\n`
+}
+
+function help () {
+  const rows = [...Object.entries(COMMANDS).map(([name, c]) => [name, c.summary.split(',')[0]]), ['help', 'show help for sandy or for one command']]
+  return `sandy ${VERSION}: confine the file effects of a command\n\n` +
+    'Usage:\n  sandy COMMAND [OPTIONS]\n  sandy help [COMMAND]\n  sandy --version\n\n' +
+    `Commands:\n${formatOptions(rows)}\n` +
+    'Run `sandy help COMMAND` for its options and an example.\n'
+}
+
+function usageError (why, name, io) {
+  io.err(`sandy${name ? ` ${name}` : ''}: ${why}\n${name ? `Run \`sandy help ${name}\` for its usage.\n` : 'Run `sandy help` for the commands.\n'}`)
   return USAGE_EXIT
 }
 
-const isHelp = (arg) => arg === '--help' || arg === '-h' || arg === 'help'
+const isHelp = (arg) => arg === '--help' || arg === '-h'
 
 async function main (argv, io = defaultIo) {
   const [name, ...args] = argv
   if (name === undefined || isHelp(name)) {
-    io.out(usage())
+    io.out(help())
     return 0
   }
-  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : null
-  if (command === null) return usageError(`unknown command: ${name}`, io)
+  if (name === '--version' || name === '-V') {
+    io.out(`sandy-native ${VERSION}\n`)
+    return 0
+  }
+  if (name === 'help') {
+    if (args.length === 0) {
+      io.out(help())
+      return 0
+    }
+    if (args.length > 1 || !Object.hasOwn(COMMANDS, args[0])) return usageError(`help: no command ${args.join(' ')}`, null, io)
+    io.out(commandHelp(args[0]))
+    return 0
+  }
+  if (!Object.hasOwn(COMMANDS, name)) return usageError(`unknown command ${name}`, null, io)
+  const command = COMMANDS[name]
   // Only right after the command name: later words may belong to a program
   // a command runs (`sandy run ... -- cmd --help`).
-  if (args[0] === '--help' || args[0] === '-h') {
-    io.out(`Usage: ${command.usage}\n  ${command.summary}\n`)
+  if (isHelp(args[0])) {
+    io.out(commandHelp(name))
     return 0
   }
-  return command.run(args, io)
+  try {
+    return await command.run(parseCommand(name, command, args), io)
+  } catch (err) {
+    if (err instanceof UsageError) return usageError(err.message, name, io)
+    throw err
+  }
 }
 
-module.exports = { main, COMMANDS, formatTable, formatProbe }
+module.exports = { main, COMMANDS, formatTable, formatProbe, help, commandHelp, VERSION }

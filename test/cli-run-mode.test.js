@@ -84,8 +84,8 @@ t.test('sandy run --mode argument errors and refusals', async (t) => {
   t.equal(await runCommand(['--mode', 'read-only', '--backend', 'seatbelt', '--', 'true'], io), 1)
   t.match(lines.join(''), /seatbelt backend is not usable[\s\S]*\n {2}seatbelt: /, 'the reasons are listed')
   lines.length = 0
-  t.equal(await runCommand(['--mode', 'danger-full-access', '--', 'true'], io), 1)
-  t.match(lines.join(''), /spawns its argv itself/)
+  t.equal(await runCommand(['--mode', 'danger-full-access', '--', 'true'], io), 2, 'a usage error')
+  t.match(lines.join(''), /^sandy run: --mode danger-full-access would run the command unconfined: run it without sandy\n/)
   lines.length = 0
   t.equal(await runCommand(['--mode', 'read-only', '--root', dir, '--cwd', dir, '--', '/bin/sh', '-c', 'exit 3'], io), 3, 'exit status passes through')
   t.equal(await main(['run', '--mode', 'read-only', '--', '/bin/true'], io), 0, 'dispatched by the CLI')

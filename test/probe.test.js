@@ -242,8 +242,9 @@ t.test('sandy probe --json', async (t) => {
   const parsed = JSON.parse(res.stdout)
   t.equal(parsed.landlockAbi, EXPECTED_LANDLOCK_ABI)
   t.equal(parsed.userNamespaces, true)
-  const { warnings, ...facts } = parsed
+  const { warnings, package: pkg, ...facts } = parsed
   t.same(facts, report, 'same report as the library')
+  t.equal(pkg.version, require('../package.json').version, 'and the package\'s version')
   t.ok(Array.isArray(warnings), 'and what a workspace-write run in the current directory leaves unprotected')
   t.equal(res.stdout, JSON.stringify(parsed, null, 2) + '\n')
 })
@@ -268,16 +269,15 @@ t.test('sandy usage and errors', async (t) => {
   const bad = run(cli, ['frobnicate'])
   t.equal(bad.status, 2, 'unknown command exits 2')
   t.equal(bad.stdout, '')
-  t.match(bad.stderr, /unknown command: frobnicate/)
-  t.match(bad.stderr, /Usage:\n {2}sandy probe \[--json\] \[--root DIR\]/)
+  t.equal(bad.stderr, 'sandy: unknown command frobnicate\nRun `sandy help` for the commands.\n')
   for (const args of [[], ['--help'], ['-h'], ['help']]) {
     const res = run(cli, args)
     t.equal(res.status, 0, `${args.join(' ') || 'no args'} exits 0`)
-    t.match(res.stdout, /^Usage:\n {2}sandy probe \[--json\] \[--root DIR\] +report/, 'usage on stdout')
+    t.match(res.stdout, /^sandy \S+: confine the file effects of a command\n\nUsage:\n {2}sandy COMMAND \[OPTIONS\]\n/, 'help on stdout')
   }
   const extra = run(cli, ['probe', '--yaml'])
   t.equal(extra.status, 2)
-  t.match(extra.stderr, /unexpected argument for probe: --yaml/)
+  t.equal(extra.stderr, 'sandy probe: unknown option --yaml\nRun `sandy help probe` for its usage.\n')
 })
 
 t.test('cli main() in-process', async (t) => {
@@ -287,38 +287,45 @@ t.test('cli main() in-process', async (t) => {
   }
   let c = io()
   t.equal(await main(['probe', '--json', '--root', '/usr'], c.io), 0)
-  t.same(JSON.parse(c.o.out), { ...report, warnings: [] })
+  const json = JSON.parse(c.o.out)
+  t.same({ ...json, package: undefined }, { ...report, package: undefined, warnings: [] }, 'the probe report, and')
+  const binding = require('../lib/binding.js')
+  t.same(json.package, { version: require('../package.json').version, addon: binding.addonPath, launcher: binding.launcherPath(), autoSelects: 'sandy' },
+    'the package: its version, the addon and launcher it uses, what auto selects')
   c = io()
   t.equal(await main(['probe'], c.io), 0)
-  t.match(c.o.out, /^Host facts\n {2}platform +linux\n/)
+  t.match(c.o.out, new RegExp(`^Package\\n {2}sandy-native +${require('../package.json').version.replace(/\./g, '\\.')}\\n {2}addon +/`))
+  t.match(c.o.out, /\n {2}auto selects +sandy\n\nHost facts\n {2}platform +linux\n/)
   t.match(c.o.out, /\nBackends\n {2}BACKEND +USABLE +ENFORCEMENT +REASON\n/)
   c = io()
   t.equal(await main(['probe', '--help'], c.io), 0)
-  t.equal(c.o.out, 'Usage: sandy probe [--json] [--root DIR]\n  report what this host can enforce and which backends are usable\n')
+  t.match(c.o.out, /^Usage:\n {2}sandy probe \[--json\] \[--root DIR\]\n/)
   c = io()
   t.equal(await main(['probe', '--root', path.join(__dirname, '..')], c.io), 0)
   t.match(c.o.out, /\nwarning: sandy-native's own files \(its JavaScript and addon\) lie inside the writable workspace/, 'a root holding the package: warned')
   c = io()
   t.equal(await main(['probe', '--root', '/no/such/dir'], c.io), 2)
-  t.equal(c.o.err, 'sandy: --root: the workspace root cannot be resolved (ENOENT)\n', 'a bad root: its error code, never the path')
+  t.equal(c.o.err, 'sandy probe: --root /no/such/dir: no such directory (ENOENT)\nRun `sandy help probe` for its usage.\n', 'a bad root: the path the user typed, and why')
   c = io()
   t.equal(await main(['probe', '--json', '--help'], c.io), 2, 'help is only recognised right after the command')
-  t.match(c.o.err, /unexpected argument for probe: --help/)
+  t.match(c.o.err, /^sandy probe: unknown option --help\n/)
   c = io()
   t.equal(await main(['toString'], c.io), 2, 'inherited object keys are not commands')
-  t.match(c.o.err, /unknown command: toString/)
+  t.match(c.o.err, /unknown command toString/)
   c = io()
   t.equal(await main([], c.io), 0)
-  t.match(c.o.out, /sandy --help +show this help/)
+  t.match(c.o.out, /\n {2}help +show help for sandy or for one command\n/)
 })
 
 t.test('table rendering of failures', async (t) => {
   const { formatProbe } = require('../lib/cli')
   const broken = structuredClone(report)
+  broken.package = { version: '9.9.9', addon: '/a/sandy.node', launcher: 'none: the launcher is missing', autoSelects: null }
   Object.assign(broken, { landlockAbi: 0, userNamespaces: false, userNamespacesDetail: 'unshare: Operation not permitted' })
   broken.bwrap = { found: true, path: '/usr/bin/bwrap', version: '', works: false, detail: 'exit status 1' }
   broken.backends.sandy = { usable: false, enforcement: null, reason: 'nope' }
   let out = formatProbe(broken)
+  t.match(out, /^Package\n {2}sandy-native +9\.9\.9\n {2}addon +\/a\/sandy\.node\n {2}launcher +none: the launcher is missing\n {2}auto selects +nothing: no backend is usable\n/)
   t.match(out, /Landlock ABI +0\n/)
   t.match(out, /user namespaces +no \(unshare: Operation not permitted\)\n/)
   t.match(out, /bubblewrap +\/usr\/bin\/bwrap, does not work: exit status 1\n/)
