@@ -105,7 +105,7 @@ for (const [name, c] of Object.entries(CASES)) {
     }
     const help = spawnSync(process.execPath, [path.join(pkg, 'bin', 'sandy'), '--help'], { encoding: 'utf8', env })
     t.equal(help.status, 0, help.stderr)
-    t.match(help.stdout, /^Usage:\n.*sandy probe/s, 'sandy --help works')
+    t.match(help.stdout, /^sandy \S+: confine the file effects of a command\n\nUsage:\n.*\n {2}probe /s, 'sandy --help works')
     const probe = spawnSync(process.execPath, [path.join(pkg, 'bin', 'sandy'), 'probe'], { encoding: 'utf8', env })
     t.equal(probe.status, 1, 'sandy probe fails')
     t.match(probe.stderr, new RegExp(`^sandy: the sandy-native addon .*${FIX.replace(/[`]/g, '.')}`), 'with the one error')
