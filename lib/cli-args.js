@@ -8,6 +8,8 @@ const path = require('node:path')
 const { parseArgs } = require('node:util')
 
 const WIDTH = 80
+// parseArgs' token kind for an option (its others: positionals, --)
+const OPTION_TOKEN = 'option'
 
 // A mistake in the command line: exit 2, the message names the flag.
 class UsageError extends Error {}
@@ -61,7 +63,7 @@ function parseCommand (name, command, args) {
     throw fromParseError(err, name, command, own)
   }
   const seen = new Set()
-  for (const token of parsed.tokens.filter((tk) => tk.kind === 'option')) {
+  for (const token of parsed.tokens.filter((tk) => tk.kind === OPTION_TOKEN)) {
     if (seen.has(token.name)) throw new UsageError(`${token.rawName} given twice`)
     seen.add(token.name)
     if (token.value === '') throw new UsageError(`${token.rawName} needs a non-empty value`)

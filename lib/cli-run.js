@@ -18,8 +18,8 @@ const POLICY_EXIT = 1
 // The launcher could not be started: the same status the launcher uses for
 // its own failures before the target runs (csrc/core/protocol.h).
 const START_FAILURE_EXIT = LAUNCHER_EXIT_FAILURE
-const MODES = ['read-only', 'workspace-write']
-const BACKENDS = ['auto', 'sandy', 'bwrap', 'landlock', 'seatbelt']
+const { CONFINED_MODES, UNCONFINED_MODE, BACKENDS: NAMED } = require('./vocabulary')
+const BACKENDS = ['auto', ...NAMED]
 // What each backend leaves ungoverned when it reports partial enforcement,
 // said before the command runs (README.md, "Backends and their promises").
 const PARTIAL_GAPS = {
@@ -40,8 +40,8 @@ const ABSORBED = ['SIGINT', 'SIGQUIT']
 function checkRunOptions (opts) {
   if ((opts.policy === undefined) === (opts.mode === undefined)) throw new UsageError('give either --policy FILE.json or --mode MODE')
   if (opts.policy !== undefined && (opts.root !== undefined || opts.backend !== undefined)) throw new UsageError('--root and --backend go with --mode, not --policy')
-  if (opts.mode === 'danger-full-access') throw new UsageError('--mode danger-full-access would run the command unconfined: run it without sandy')
-  if (opts.mode !== undefined && !MODES.includes(opts.mode)) throw new UsageError(`--mode must be ${MODES.join(' or ')}, not ${opts.mode}`)
+  if (opts.mode === UNCONFINED_MODE) throw new UsageError(`--mode ${UNCONFINED_MODE} would run the command unconfined: run it without sandy`)
+  if (opts.mode !== undefined && !CONFINED_MODES.includes(opts.mode)) throw new UsageError(`--mode must be ${CONFINED_MODES.join(' or ')}, not ${opts.mode}`)
   if (opts.backend !== undefined && !BACKENDS.includes(opts.backend)) throw new UsageError(`--backend must be one of ${BACKENDS.join(', ')}, not ${opts.backend}`)
   const cwd = opts.cwd === undefined ? currentDir() : directory('--cwd', opts.cwd)
   const root = opts.root === undefined ? undefined : directory('--root', opts.root)

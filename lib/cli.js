@@ -159,17 +159,19 @@ function usageError (why, name, io) {
 
 const isHelp = (arg) => arg === '--help' || arg === '-h'
 
+const isVersion = (arg) => arg === '--version' || arg === '-V'
+
 async function main (argv, io = defaultIo) {
-  const [name, ...args] = argv
-  if (name === undefined || isHelp(name)) {
+  const [word, ...args] = argv
+  if (word === undefined || isHelp(word)) {
     io.out(help())
     return 0
   }
-  if (name === '--version' || name === '-V') {
+  if (isVersion(word)) {
     io.out(`sandy-native ${VERSION}\n`)
     return 0
   }
-  if (name === 'help') {
+  if (word === 'help') {
     if (args.length === 0) {
       io.out(help())
       return 0
@@ -178,7 +180,8 @@ async function main (argv, io = defaultIo) {
     io.out(commandHelp(args[0]))
     return 0
   }
-  if (!Object.hasOwn(COMMANDS, name)) return usageError(`unknown command ${name}`, null, io)
+  if (!Object.hasOwn(COMMANDS, word)) return usageError(`unknown command ${word}`, null, io)
+  const name = word
   const command = COMMANDS[name]
   // Only right after the command name: later words may belong to a program
   // a command runs (`sandy run ... -- cmd --help`).
