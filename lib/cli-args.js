@@ -8,8 +8,9 @@ const path = require('node:path')
 const { parseArgs } = require('node:util')
 
 const WIDTH = 80
-// parseArgs' token kind for an option (its others: positionals, --)
+// parseArgs' token kinds: an option, a word that is not one (and --)
 const OPTION_TOKEN = 'option'
+const POSITIONAL_TOKEN = 'positional'
 
 // A mistake in the command line: exit 2, the message names the flag.
 class UsageError extends Error {}
@@ -29,25 +30,37 @@ function wrap (text, width) {
   return [...lines, line]
 }
 
-// parseArgs' message quotes the option or argument it refused.
+// parseArgs' message quotes the option it refused.
 const quotedIn = (err) => /'([^']*)'/.exec(err.message)[1]
 
-function fromParseError (err, name, command, args) {
-  const what = quotedIn(err)
+// parseArgs' specs from a command's options (which also carry help words).
+function parseOptions (options) {
+  return Object.fromEntries(Object.entries(options).map(([k, o]) => [k, { type: o.type }]))
+}
+
+// A word as a shell would need it typed.
+const shellWord = (w) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)
+
+// args: the words before any --; split: whether there was one.
+function fromParseError (err, name, command, args, split) {
   switch (err.code) {
     case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
-      return new UsageError(`unknown option ${what}`)
+      return new UsageError(`unknown option ${quotedIn(err)}`)
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL': {
-      if (!command.takesCommand) return new UsageError(`unexpected argument ${what}`)
+      // the first word that is not an option, found as parseArgs sees it
+      const { tokens } = parseArgs({ args, options: parseOptions(command.options), strict: false, tokens: true })
+      const at = tokens.find((tk) => tk.kind === POSITIONAL_TOKEN).index
+      const what = shellWord(args[at])
+      if (!command.takesCommand || split) return new UsageError(`unexpected argument ${what}`)
       // the user's own words, with the -- they left out
-      const at = args.indexOf(what)
       return new UsageError(`${what} is not an option: the command goes after --, as in ` +
-        `\`sandy ${[name, ...args.slice(0, at), '--', ...args.slice(at)].join(' ')}\``)
+        `\`sandy ${[name, ...args.slice(0, at), '--', ...args.slice(at)].map(shellWord).join(' ')}\``)
     }
-    default: // ERR_PARSE_ARGS_INVALID_OPTION_VALUE
-      return new UsageError(/argument missing/.test(err.message)
-        ? `${what.split(' ')[0]} needs a value`
-        : `${what} takes no value`)
+    default: { // ERR_PARSE_ARGS_INVALID_OPTION_VALUE
+      const flag = quotedIn(err).split(' ')[0]
+      if (/ambiguous/.test(err.message)) return new UsageError(`${flag} takes a value starting with - only joined to it, as ${flag}=-VALUE`)
+      return new UsageError(/argument missing/.test(err.message) ? `${flag} needs a value` : `${flag} takes no value`)
+    }
   }
 }
 
@@ -55,12 +68,11 @@ function fromParseError (err, name, command, args) {
 function parseCommand (name, command, args) {
   const split = args.indexOf('--')
   const own = command.takesCommand && split !== -1 ? args.slice(0, split) : args
-  const options = Object.fromEntries(Object.entries(command.options).map(([k, o]) => [k, { type: o.type }]))
   let parsed
   try {
-    parsed = parseArgs({ args: own, options, strict: true, allowPositionals: false, tokens: true })
+    parsed = parseArgs({ args: own, options: parseOptions(command.options), strict: true, allowPositionals: false, tokens: true })
   } catch (err) {
-    throw fromParseError(err, name, command, own)
+    throw fromParseError(err, name, command, own, command.takesCommand && split !== -1)
   }
   const seen = new Set()
   for (const token of parsed.tokens.filter((tk) => tk.kind === OPTION_TOKEN)) {
@@ -69,10 +81,7 @@ function parseCommand (name, command, args) {
     if (token.value === '') throw new UsageError(`${token.rawName} needs a non-empty value`)
   }
   const opts = { ...parsed.values }
-  if (command.takesCommand) {
-    opts.command = split === -1 ? [] : args.slice(split + 1)
-    if (opts.command.length === 0) throw new UsageError(`a command is required after --, as in \`${command.example}\``)
-  }
+  if (command.takesCommand) opts.command = split === -1 ? [] : args.slice(split + 1)
   return opts
 }
 

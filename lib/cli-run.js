@@ -43,9 +43,26 @@ function checkRunOptions (opts) {
   if (opts.mode === UNCONFINED_MODE) throw new UsageError(`--mode ${UNCONFINED_MODE} would run the command unconfined: run it without sandy`)
   if (opts.mode !== undefined && !CONFINED_MODES.includes(opts.mode)) throw new UsageError(`--mode must be ${CONFINED_MODES.join(' or ')}, not ${opts.mode}`)
   if (opts.backend !== undefined && !BACKENDS.includes(opts.backend)) throw new UsageError(`--backend must be one of ${BACKENDS.join(', ')}, not ${opts.backend}`)
+  if (opts.command.length === 0) throw new UsageError(`a command is required after --, as in \`${RUN.example}\``)
+  if (opts.command[0] === '') throw new UsageError('the command after -- is an empty word')
   const cwd = opts.cwd === undefined ? currentDir() : directory('--cwd', opts.cwd)
   const root = opts.root === undefined ? undefined : directory('--root', opts.root)
   return { ...opts, cwd, root }
+}
+
+// At most max bytes of a file, whatever it is (a FIFO, /dev/zero, a file
+// of gigabytes): one byte past the document limit is enough for the parser
+// to say TooLarge.
+function readAtMost (file, max) {
+  const fd = fs.openSync(file, 'r')
+  try {
+    const buf = Buffer.alloc(max)
+    let got = 0
+    for (let n; got < max && (n = fs.readSync(fd, buf, got, max - got, null)) > 0;) got += n
+    return buf.subarray(0, got)
+  } finally {
+    fs.closeSync(fd)
+  }
 }
 
 // A policy file's problem, in the user's words: FILE:LINE:COLUMN for a
@@ -55,7 +72,7 @@ function readPolicy (file) {
   const { PolicyDocumentError } = require('./errors')
   let source
   try {
-    source = fs.readFileSync(file)
+    source = readAtMost(file, require('./binding').addon.limits().documentBytes + 1)
   } catch (err) {
     throw new Error(`--policy ${file}: cannot read it (${err.code})`)
   }
@@ -142,7 +159,13 @@ async function runParsed (parsed, io, { raise = raiseOnSelf, confine = defaultCo
     if (opts.mode !== undefined) {
       run = confineMode(opts)
     } else {
-      run = { confined: confine(opts.command, readPolicy(opts.policy), { cwd: opts.cwd }), backend: 'sandy', warnings: [] }
+      const policy = readPolicy(opts.policy)
+      try {
+        run = { confined: confine(opts.command, policy, { cwd: opts.cwd }), backend: 'sandy', warnings: [] }
+      } catch (err) {
+        err.message = `${opts.policy}: ${err.message}`
+        throw err
+      }
     }
   } catch (err) {
     io.err(describeError(err))
@@ -154,7 +177,7 @@ async function runParsed (parsed, io, { raise = raiseOnSelf, confine = defaultCo
   try {
     result = await runConfined(run.confined.argv, opts.cwd)
   } catch (err) {
-    io.err(`sandy run: cannot start the launcher: ${err.code}\n`)
+    io.err(`sandy run: cannot start the launcher ${run.confined.argv[0]}: ${err.code}\n`)
     return START_FAILURE_EXIT
   }
   return passThrough(result, raise)
@@ -165,12 +188,12 @@ const RUN = {
     'sandy run --mode MODE [--root DIR] [--backend NAME] [--cwd DIR] [--verbose] -- CMD [ARGS...]',
     'sandy run --policy FILE.json [--cwd DIR] [--verbose] -- CMD [ARGS...]'
   ],
-  summary: 'run CMD confined, by a seam mode (the workspace root is the current ' +
-    'directory unless --root names another) or by a Sandy policy document; ' +
+  summary: 'run CMD confined, by a seam mode (the workspace root is --cwd, or ' +
+    'the current directory, unless --root names another) or by a Sandy policy document; ' +
     'its input, output, exit status and terminating signal pass through',
   options: {
-    mode: { type: 'string', value: 'MODE', help: 'read-only (write nothing but /dev/null) or workspace-write (write the workspace and a private /tmp)' },
-    root: { type: 'string', value: 'DIR', help: 'the workspace root of --mode (default: the current directory)' },
+    mode: { type: 'string', value: 'MODE', help: 'read-only (write nothing but /dev/null) or workspace-write (write the workspace, and a private /tmp but under landlock)' },
+    root: { type: 'string', value: 'DIR', help: 'the workspace root of --mode (default: --cwd, else the current directory)' },
     backend: { type: 'string', value: 'NAME', help: `one of ${BACKENDS.join(', ')} (default: auto, the first usable)` },
     policy: { type: 'string', value: 'FILE', help: 'a Sandy policy document (JSON) instead of a mode' },
     cwd: { type: 'string', value: 'DIR', help: 'the directory CMD starts in (default: the current directory)' },

@@ -76,6 +76,7 @@ function packageRows (pkg) {
     ['sandy-native', pkg.version],
     ['addon', pkg.addon],
     ['launcher', pkg.launcher],
+    ['runs as', pkg.launcherCopy],
     ['auto selects', pkg.autoSelects ?? 'nothing: no backend is usable']
   ]
 }
@@ -87,7 +88,9 @@ function formatProbe (report) {
 }
 
 // This package: its version, the addon and launcher it uses (or why there
-// is none), and the backend a provider with backend 'auto' takes.
+// is none), the verified copy of the launcher a confined command runs
+// (lib/launcher-copy.js: the launcher itself where only root can change
+// it), and the backend a provider with backend 'auto' takes.
 function packageFacts () {
   const binding = require('./binding')
   const where = (f) => {
@@ -98,7 +101,13 @@ function packageFacts () {
     }
   }
   const autoSelects = require('./provider').createLocalSandboxProvider().probe().selected
-  return { version: VERSION, addon: where(() => binding.addonPath), launcher: where(() => binding.launcherPath()), autoSelects }
+  return {
+    version: VERSION,
+    addon: where(() => binding.addonPath),
+    launcher: where(() => binding.launcherPath()),
+    launcherCopy: where(() => binding.verifiedLauncherPath()),
+    autoSelects
+  }
 }
 
 async function runProbe (opts, io) {
@@ -140,7 +149,7 @@ function commandHelp (name) {
   const c = COMMANDS[name]
   const usage = c.usage.flatMap((u) => wrap(u, WIDTH - 7, 10 + name.length).map((l, i) => (i === 0 ? '  ' : '      ') + l))
   return `Usage:\n${usage.join('\n')}\n\n${wrap(c.summary[0].toUpperCase() + c.summary.slice(1) + '.', WIDTH).join('\n')}\n\n` +
-    `Options:\n${formatOptions([...optionRows(c.options), ['--help', 'show this help']])}\n` +
+    `Options:\n${formatOptions([...optionRows(c.options), ['--help', `show this help (right after ${name})`]])}\n` +
     `Example:\n  ${c.example}\n`
 }
 
@@ -168,11 +177,12 @@ async function main (argv, io = defaultIo) {
     return 0
   }
   if (isVersion(word)) {
+    if (args.length > 0) return usageError(`${word} takes no argument`, null, io)
     io.out(`sandy-native ${VERSION}\n`)
     return 0
   }
   if (word === 'help') {
-    if (args.length === 0) {
+    if (args.length === 0 || (args.length === 1 && args[0] === 'help')) {
       io.out(help())
       return 0
     }

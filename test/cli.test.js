@@ -47,7 +47,7 @@ t.test('every help text fits 80 columns, and each command has an example', async
   }
   // control: the check sees a long line
   t.ok('x'.repeat(81).split('\n').some((l) => l.length > 80))
-  for (const args of [[], ['--help'], ['-h'], ['help']]) {
+  for (const args of [[], ['--help'], ['-h'], ['help'], ['help', 'help']]) {
     const c = capture()
     t.equal(await main(args, c.io), 0)
     t.equal(c.o.out, help(), `sandy ${args.join(' ')}`)
@@ -70,6 +70,12 @@ const USAGE = [
   [['run', '--mode', 'x', '--', 'true'], 'sandy run: --mode must be read-only or workspace-write, not x'],
   [['run', '--mode', 'danger-full-access', '--', 'true'], 'sandy run: --mode danger-full-access would run the command unconfined: run it without sandy'],
   [['run', '--mode', 'read-only', 'echo', 'hi'], 'sandy run: echo is not an option: the command goes after --, as in `sandy run --mode read-only -- echo hi`'],
+  [['run', '--mode', 'read-only', "it's", 'a b'], "sandy run: 'it'\\''s' is not an option: the command goes after --, as in `sandy run --mode read-only -- 'it'\\''s' 'a b'`"],
+  [['run', '--mode', 'read-only', 'x', '--', 'true'], 'sandy run: unexpected argument x'],
+  [['run', '--mode', 'read-only', '--', ''], 'sandy run: the command after -- is an empty word'],
+  [['run', '--root', '-x', '--mode', 'read-only', '--', 'true'], 'sandy run: --root takes a value starting with - only joined to it, as --root=-VALUE'],
+  [['run'], 'sandy run: give either --policy FILE.json or --mode MODE'],
+  [['--version', 'x'], 'sandy: --version takes no argument'],
   [['run', '--mode', 'read-only'], 'sandy run: a command is required after --, as in `sandy run --mode workspace-write -- sh -c \'echo ok > here.txt\'`'],
   [['run', '--mode', 'read-only', '--'], 'sandy run: a command is required after --, as in `sandy run --mode workspace-write -- sh -c \'echo ok > here.txt\'`'],
   [['run', '--bogus', '--', 'true'], 'sandy run: unknown option --bogus'],
@@ -110,13 +116,21 @@ t.test('a policy file is named as given; its contents never', async (t) => {
     [['--policy', parse], new RegExp(`^sandy run: ${parse}:3:\\d+: Parse: `)],
     [['--policy', version], new RegExp(`^sandy run: ${version}: UnsupportedVersion: `)],
     [['--policy', path.join(dir, 'missing.json')], new RegExp(`^sandy run: --policy ${path.join(dir, 'missing.json')}: cannot read it \\(ENOENT\\)\\n$`)],
-    [['--policy', uncovered, '--cwd', dir], /^sandy run: InvalidPolicy: the working directory must be covered by a grant\n$/]
+    [['--policy', uncovered, '--cwd', dir], new RegExp(`^sandy run: ${uncovered}: InvalidPolicy: the working directory must be covered by a grant\\n$`)]
   ]
   for (const [args, want] of cases) {
     const c = capture()
     t.equal(await runCommand([...args, '--', '/bin/true'], c.io), 1, `${path.basename(args[1])}: status 1`)
     t.match(c.o.err, want)
     t.notMatch(c.o.err, /SECRET/, 'the contents are not echoed')
+  }
+  // a file of any size, or none: read no further than the limit allows
+  const { limits } = require('..')
+  const big = file('big.json', ' '.repeat(limits.documentBytes + 10))
+  for (const f of [big, '/dev/zero']) {
+    const c = capture()
+    t.equal(await runCommand(['--policy', f, '--', '/bin/true'], c.io), 1, `${f}: status 1`)
+    t.match(c.o.err, new RegExp(`^sandy run: ${f}: TooLarge: `), `${f}: too large, read no further`)
   }
   // an error of another kind than the document's passes through as it is
   const { SandboxPolicy } = require('../lib/policy')
@@ -191,4 +205,16 @@ t.test('sandy probe names a missing launcher instead of failing', async (t) => {
     binding.launcherPath = launcherPath
   }
   t.equal(JSON.parse(c.o.out).package.launcher, 'none: the sandy launcher is missing (test)')
+})
+
+t.test('sandy probe shows the launcher and the copy that runs', async (t) => {
+  const binding = require('../lib/binding.js')
+  const c = capture()
+  t.equal(await main(['probe', '--json'], c.io), 0)
+  const pkg = JSON.parse(c.o.out).package
+  t.equal(pkg.launcher, binding.launcherPath())
+  t.equal(pkg.launcherCopy, binding.verifiedLauncherPath(), 'the copy a confined command runs')
+  const v = capture()
+  await runCommand(['--mode', 'read-only', '--verbose', '--cwd', dir, '--', '/bin/true'], v.io)
+  t.match(v.o.err, `launcher ${pkg.launcherCopy},`, 'the one --verbose names')
 })

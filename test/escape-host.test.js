@@ -323,7 +323,7 @@ t.test('sandy run argument and policy errors', async (t) => {
   lines.length = 0
   const broken = () => ({ argv: [path.join(fx.base, 'no-such-launcher')] })
   t.equal(await runCommand(['--policy', file, '--cwd', s.cwd, '--', 'true'], io, { confine: broken }), 125, 'launcher cannot start')
-  t.match(lines.join(''), /cannot start the launcher: ENOENT/)
+  t.match(lines.join(''), new RegExp(`cannot start the launcher ${path.join(fx.base, 'no-such-launcher')}: ENOENT`))
   const raised = []
   t.equal(passThrough({ code: null, signal: 'SIGUSR2' }, (sig) => raised.push(sig)), 128 + 12, '128+n when the re-raised signal is survived')
   t.same(raised, ['SIGUSR2'])

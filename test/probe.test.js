@@ -290,7 +290,7 @@ t.test('cli main() in-process', async (t) => {
   const json = JSON.parse(c.o.out)
   t.same({ ...json, package: undefined }, { ...report, package: undefined, warnings: [] }, 'the probe report, and')
   const binding = require('../lib/binding.js')
-  t.same(json.package, { version: require('../package.json').version, addon: binding.addonPath, launcher: binding.launcherPath(), autoSelects: 'sandy' },
+  t.same(json.package, { version: require('../package.json').version, addon: binding.addonPath, launcher: binding.launcherPath(), launcherCopy: binding.verifiedLauncherPath(), autoSelects: 'sandy' },
     'the package: its version, the addon and launcher it uses, what auto selects')
   c = io()
   t.equal(await main(['probe'], c.io), 0)
@@ -320,12 +320,12 @@ t.test('cli main() in-process', async (t) => {
 t.test('table rendering of failures', async (t) => {
   const { formatProbe } = require('../lib/cli')
   const broken = structuredClone(report)
-  broken.package = { version: '9.9.9', addon: '/a/sandy.node', launcher: 'none: the launcher is missing', autoSelects: null }
+  broken.package = { version: '9.9.9', addon: '/a/sandy.node', launcher: 'none: the launcher is missing', launcherCopy: 'none: no copy', autoSelects: null }
   Object.assign(broken, { landlockAbi: 0, userNamespaces: false, userNamespacesDetail: 'unshare: Operation not permitted' })
   broken.bwrap = { found: true, path: '/usr/bin/bwrap', version: '', works: false, detail: 'exit status 1' }
   broken.backends.sandy = { usable: false, enforcement: null, reason: 'nope' }
   let out = formatProbe(broken)
-  t.match(out, /^Package\n {2}sandy-native +9\.9\.9\n {2}addon +\/a\/sandy\.node\n {2}launcher +none: the launcher is missing\n {2}auto selects +nothing: no backend is usable\n/)
+  t.match(out, /^Package\n {2}sandy-native +9\.9\.9\n {2}addon +\/a\/sandy\.node\n {2}launcher +none: the launcher is missing\n {2}runs as +none: no copy\n {2}auto selects +nothing: no backend is usable\n/)
   t.match(out, /Landlock ABI +0\n/)
   t.match(out, /user namespaces +no \(unshare: Operation not permitted\)\n/)
   t.match(out, /bubblewrap +\/usr\/bin\/bwrap, does not work: exit status 1\n/)
