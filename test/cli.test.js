@@ -159,9 +159,11 @@ t.test('--verbose says which backend runs the command, and how', async (t) => {
     grants: ['/usr', '/bin', '/lib', '/lib64', dir].map((p) => ({ path: p, access: 'read', scope: 'subtree' })),
     executable_grants: [{ path: '/usr', scope: 'subtree' }]
   }))
-  c = capture()
-  t.equal(await runCommand(['--policy', policy, '--verbose', '--cwd', dir, '--', '/bin/true'], c.io), 0)
-  t.match(c.o.err, /^sandy: backend sandy, enforcement full, launcher /)
+  // (in a child with pipes for stdio: a Sandy policy refuses an inherited
+  // stdout that is a regular file, as a test runner's may be)
+  const r = spawnSync(process.execPath, [CLI, 'run', '--policy', policy, '--verbose', '--cwd', dir, '--', '/bin/true'], { encoding: 'utf8', env })
+  t.equal(r.status, 0, r.stderr)
+  t.match(r.stderr, /^sandy: backend sandy, enforcement full, launcher /)
   c = capture()
   t.equal(await runCommand(['--mode', 'read-only', '--cwd', dir, '--', '/bin/true'], c.io), 0)
   t.equal(c.o.err, '', 'without --verbose, a full run says nothing')
