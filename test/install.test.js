@@ -15,6 +15,7 @@ const os = require('node:os')
 const path = require('node:path')
 const crypto = require('node:crypto')
 const { spawnSync } = require('node:child_process')
+const { UNCOVERED } = require('../scripts/test-verdict.js')
 
 // Two builds, a pack and two installs (one compiling): minutes when the
 // other test files run beside it.
@@ -181,10 +182,19 @@ const cjsonLibs = ['/usr/lib/x86_64-linux-gnu', '/lib/x86_64-linux-gnu', '/usr/l
 // Runs argv in private mount and network namespaces (as root; in a user
 // namespace of its own otherwise): every libcjson file reads as empty,
 // and there is no network.
+// (Not as root, libcjson stays visible: a user namespace that maps only
+// this user loses its capabilities at the next exec, and one that maps it
+// to root would run the consumer as root, whose launcher copies need a
+// directory only the real root owns. The root run, CI's, hides it.)
+const BIND = 'import ctypes, json, os, sys\n' +
+  'libc = ctypes.CDLL(None, use_errno=True)\n' +
+  'for f in json.loads(sys.argv[1]):\n' +
+  '    if libc.mount(b"/dev/null", f.encode(), None, 4096, None) != 0: sys.exit(90)\n' +
+  'os.execv(sys.argv[2], sys.argv[2:])\n'
+const HIDES_LIBCJSON = ROOT_USER
 function hidden (argv, opts) {
-  const script = [...cjsonLibs.map((f) => `/usr/bin/mount --bind /dev/null '${f}' || exit 90`), 'exec "$@"'].join('\n')
-  const ns = ROOT_USER ? ['/usr/bin/unshare', '--mount', '--propagation', 'private', '--net'] : ['/usr/bin/unshare', '--user', '--map-root-user', '--mount', '--net']
-  return run(ns[0], [...ns.slice(1), '/bin/sh', '-c', script, 'sh', ...argv], opts)
+  if (!ROOT_USER) return run('/usr/bin/unshare', ['--user', '--map-current-user', '--net', ...argv], opts)
+  return run('/usr/bin/unshare', ['--mount', '--propagation', 'private', '--net', '/usr/bin/python3', '-c', BIND, JSON.stringify(cjsonLibs), ...argv], opts)
 }
 
 function writeConsumerProject (dir) {
@@ -269,12 +279,17 @@ t.test('installed from the tarball: no compiler, no libcjson, empty npm config, 
   const look = hidden(['/bin/sh', '-c', `for f in ${cjsonLibs.map((f) => `'${f}'`).join(' ')}; do [ -s "$f" ] && echo "visible $f"; done; for c in cc gcc make; do command -v $c; done; exit 0`],
     { env: { ...ENV, PATH: bin } })
   t.equal(look.status, 0, look.stderr)
-  t.equal(look.stdout, '', `inside: every libcjson file empty (${cjsonLibs.length} hidden) and no cc, gcc or make on PATH`)
-  // the loader's own answer: libcjson cannot be loaded inside (and, where
-  // the host has it, can outside), and there is no network but loopback
-  const dlopen = ['/usr/bin/python3', '-c', 'import ctypes; ctypes.CDLL("libcjson.so.1")']
-  t.not(hidden(dlopen, {}).status, 0, 'inside: libcjson.so.1 does not load')
-  if (cjsonLibs.length > 0) t.equal(run(dlopen[0], dlopen.slice(1)).status, 0, 'control: outside it loads')
+  if (HIDES_LIBCJSON) {
+    t.equal(look.stdout, '', `inside: every libcjson file empty (${cjsonLibs.length} hidden) and no cc, gcc or make on PATH`)
+    // the loader's own answer: libcjson cannot be loaded inside (and,
+    // where the host has it, can outside)
+    const dlopen = ['/usr/bin/python3', '-c', 'import ctypes; ctypes.CDLL("libcjson.so.1")']
+    t.not(hidden(dlopen, {}).status, 0, 'inside: libcjson.so.1 does not load')
+    if (cjsonLibs.length > 0) t.equal(run(dlopen[0], dlopen.slice(1)).status, 0, 'control: outside it loads')
+  } else {
+    t.notMatch(look.stdout, /^\//m, 'inside: no cc, gcc or make on PATH')
+    t.skip(`${UNCOVERED} libcjson hidden as uid ${process.getuid()}: only root can hide a file from an install it does not also run as root`)
+  }
   const links = hidden(['/usr/bin/cat', '/proc/net/dev'], {}).stdout.split('\n').slice(2).map((l) => l.split(':')[0].trim()).filter(Boolean)
   t.same(links, ['lo'], 'inside: no network device but loopback')
   const install = hidden([process.execPath, NPM, 'install', '--offline', '--no-audit', '--no-fund', tarball, ngbTarball],
@@ -323,7 +338,7 @@ t.test('installed from source, offline, with the build tools', async (t) => {
   writeConsumerProject(proj)
   const ngbTarball = path.join(work, ngb.stdout.trim().split('\n').pop())
   // no network at all: a network namespace of its own
-  const ns = ROOT_USER ? ['/usr/bin/unshare', '--net'] : ['/usr/bin/unshare', '--user', '--map-root-user', '--net']
+  const ns = ROOT_USER ? ['/usr/bin/unshare', '--net'] : ['/usr/bin/unshare', '--user', '--map-current-user', '--net']
   const install = run(ns[0], [...ns.slice(1), process.execPath, NPM, 'install', '--offline', '--no-audit', '--no-fund', '--build-from-source', tarball, ngbTarball],
     { cwd: proj, env: npmEnv({ PATH: ENV.PATH }) })
   t.equal(install.status, 0, `npm install --build-from-source (${install.stderr.slice(-800)})`)
