@@ -4,7 +4,6 @@
 // CMD's stdio, exit status and terminating signal passed through. Errors
 // name the file at most, never its contents.
 const fs = require('node:fs')
-const path = require('node:path')
 const { spawn } = require('node:child_process')
 const { constants: osConstants } = require('node:os')
 const { LAUNCHER_EXIT_FAILURE } = require('./launcher-protocol')

@@ -26,13 +26,12 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { spawnSync } = require('node:child_process')
 const { sources } = require('./sources')
+const { TRIPLET, onPath } = require('./tools')
 
 const root = path.resolve(__dirname, '..')
 const FLAGS = ['-std=c11', '-Wall', '-Wextra', '-Werror', '-D_GNU_SOURCE']
 const SANITIZE = ['-fsanitize=address,undefined', '-fno-sanitize-recover=undefined', '-fno-omit-frame-pointer', '-O1', '-g']
 
-// Node's arch names, with the GNU triplet Debian names their toolchains by.
-const TRIPLET = { x64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu' }
 const DEB_ARCH = { x64: 'amd64', arm64: 'arm64' }
 
 // The musl toolchain that builds for arch on this host: the native
@@ -58,18 +57,6 @@ function muslToolchain (arch) {
 function option (name, fallback) {
   const arg = process.argv.slice(2).find((a) => a.startsWith(`--${name}=`))
   return arg ? arg.slice(name.length + 3) : fallback
-}
-
-function onPath (tool) {
-  if (tool.includes('/')) return fs.existsSync(tool)
-  return (process.env.PATH || '').split(path.delimiter).some((d) => {
-    try {
-      fs.accessSync(path.join(d, tool), fs.constants.X_OK)
-      return true
-    } catch {
-      return false
-    }
-  })
 }
 
 // Whether the musl toolchain for arch is installed: its compiler, any file

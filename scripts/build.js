@@ -16,6 +16,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
+const { onPath, nodedir, nodeGyp } = require('./tools')
 
 const root = path.resolve(__dirname, '..')
 const fromSource = process.argv.includes('--force') || process.argv.includes('--build-from-source') ||
@@ -58,42 +59,7 @@ function buildReason () {
 // hold it, before node-gyp fails in its own words.
 function missingTools () {
   const tools = process.platform === 'linux' ? ['cc', 'make', 'python3'] : ['cc', 'make']
-  const onPath = (tool) => (process.env.PATH || '').split(path.delimiter).some((d) => {
-    try {
-      fs.accessSync(path.join(d, tool), fs.constants.X_OK)
-      return true
-    } catch {
-      return false
-    }
-  })
   return tools.filter((tool) => !onPath(tool))
-}
-
-// The installed headers live next to the running node: <prefix>/include/node.
-function nodedir () {
-  const candidates = [
-    process.env.npm_config_nodedir,
-    path.resolve(path.dirname(process.execPath), '..'),
-    '/usr',
-    '/usr/local'
-  ].filter(Boolean)
-  for (const dir of candidates) {
-    if (fs.existsSync(path.join(dir, 'include', 'node', 'node_api.h'))) return dir
-  }
-  throw new Error('Node.js headers not found (looked for include/node/node_api.h under ' +
-    candidates.join(', ') + '); install the nodejs development headers')
-}
-
-// npm tells lifecycle scripts where its bundled node-gyp is; otherwise use
-// the one bundled with the npm next to this node.
-function nodeGyp () {
-  const candidates = [
-    process.env.npm_config_node_gyp,
-    path.resolve(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm',
-      'node_modules', 'node-gyp', 'bin', 'node-gyp.js')
-  ].filter(Boolean)
-  for (const file of candidates) if (fs.existsSync(file)) return file
-  throw new Error('node-gyp not found: run this through npm (npm run build)')
 }
 
 const reason = buildReason()

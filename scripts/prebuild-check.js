@@ -21,7 +21,6 @@ const MATRIX = [
   { arch: 'x64', machine: 'Advanced Micro Devices X86-64', file: 'x86-64' },
   { arch: 'arm64', machine: 'AArch64', file: 'ARM aarch64' }
 ]
-const TRIPLET = { x64: 'x86_64-linux-gnu', arm64: 'aarch64-linux-gnu' }
 const FILES = ['sandy-launcher', 'sandy-launcher.sha256', 'sandy.napi.glibc.node']
 const GLIBC_MAX = [2, 28]
 const LIBS = /^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|ld-linux-[\w-]+\.so\.\d)$/
@@ -107,7 +106,7 @@ function check (dir, arch) {
   return [...checkAddon(path.join(dir, 'sandy.napi.glibc.node'), want), ...checkLauncher(path.join(dir, 'sandy-launcher'), want)]
 }
 
-module.exports = { MATRIX, TRIPLET, GLIBC_MAX, check }
+module.exports = { MATRIX, GLIBC_MAX, check }
 
 if (require.main === module) {
   const [dir, arch] = process.argv.slice(2)

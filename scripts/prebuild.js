@@ -19,7 +19,8 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { MATRIX, TRIPLET, check } = require('./prebuild-check')
+const { MATRIX, check } = require('./prebuild-check')
+const { TRIPLET, nodedir, nodeGyp } = require('./tools')
 
 const root = path.resolve(__dirname, '..')
 
@@ -32,13 +33,6 @@ function run (cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], ...opts })
   if (r.error) fail(`cannot run ${cmd}: ${r.error.code}`)
   if (r.status !== 0) fail(`${path.basename(cmd)} ${args.slice(0, 2).join(' ')} failed`)
-}
-
-function nodeGyp () {
-  const file = process.env.npm_config_node_gyp ||
-    path.resolve(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'node_modules', 'node-gyp', 'bin', 'node-gyp.js')
-  if (!fs.existsSync(file)) fail('node-gyp not found: run this through npm (npm run prebuilds)')
-  return file
 }
 
 // The addon for arch, built in a scratch copy of the package: natively,
@@ -54,10 +48,7 @@ function addonFor (arch, scratch) {
   const env = arch === process.arch
     ? process.env
     : { ...process.env, CC: `${tri}-gcc`, CXX: `${tri}-g++`, LINK: `${tri}-gcc`, AR: `${tri}-ar` }
-  const nodedir = path.resolve(path.dirname(process.execPath), '..')
-  run(process.execPath, [nodeGyp(), 'configure', 'build', `--arch=${arch}`,
-    `--nodedir=${fs.existsSync(path.join(nodedir, 'include', 'node', 'node_api.h')) ? nodedir : '/usr'}`],
-  { cwd: copy, env })
+  run(process.execPath, [nodeGyp(), 'configure', 'build', `--arch=${arch}`, `--nodedir=${nodedir()}`], { cwd: copy, env })
   return path.join(copy, 'build', 'Release', 'sandy.node')
 }
 
@@ -70,7 +61,7 @@ function main () {
   const arches = archArg === 'all' ? MATRIX.map((m) => m.arch) : [archArg]
   if (!arches.every((a) => MATRIX.some((m) => m.arch === a))) fail(`no prebuild for ${archArg} (${MATRIX.map((m) => m.arch).join(', ')}, all)`)
   const target = path.resolve(rest[0] || root)
-  sh('sh', [path.join(root, 'scripts', 'fetch-cjson.sh')])
+  run('sh', [path.join(root, 'scripts', 'fetch-cjson.sh')], { stdio: ['ignore', 'ignore', 'inherit'] })
   for (const arch of arches) {
     const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `sandy-prebuild-${arch}-`))
     try {
@@ -89,10 +80,6 @@ function main () {
       fs.rmSync(scratch, { recursive: true, force: true })
     }
   }
-}
-
-function sh (cmd, args) {
-  run(cmd, args, { stdio: ['ignore', 'ignore', 'inherit'] })
 }
 
 main()
