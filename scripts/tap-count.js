@@ -5,7 +5,9 @@
 // file named by SANDY_TAP_COUNT_FILE:
 //   { pass, fail, skip, todo,                 counts of LEAF assertions
 //     files: { name: { pass, fail, skip, todo } },  the same per test file
-//     skips: [{ file, name, reason }], todos: [{ file, name, reason }] }
+//     skips: [{ file, name, reason }], todos: [{ file, name, reason }],
+//     fails: [{ file, name }] }   name: the subtests' names below the
+//                                 file, then the assertion's, joined by ' > '
 // A subtest's own summary line is not counted again, except a failed one
 // whose subtest failed no assertion of its own (a crashed file, a coverage
 // shortfall), which is one failure, and a skipped one (a file with no test
@@ -13,7 +15,7 @@
 const fs = require('node:fs')
 const { Parser } = require('tap-parser')
 
-const counts = { pass: 0, fail: 0, skip: 0, todo: 0, files: {}, skips: [], todos: [] }
+const counts = { pass: 0, fail: 0, skip: 0, todo: 0, files: {}, skips: [], todos: [], fails: [] }
 const KINDS = ['pass', 'fail', 'skip', 'todo']
 
 function fileCounts (name) {
@@ -26,7 +28,7 @@ function fileCounts (name) {
 function watch (parser, state) {
   const children = []
   parser.on('child', (child) => {
-    const childState = { fails: 0, parent: state, file: state ? state.file : child.name }
+    const childState = { fails: 0, parent: state, file: state ? state.file : child.name, name: child.name }
     children.push(childState)
     watch(child, childState)
   })
@@ -37,10 +39,18 @@ function watch (parser, state) {
     const kind = a.todo ? 'todo' : a.skip ? 'skip' : a.ok ? 'pass' : 'fail'
     count(kind, file, summaryOf || state)
     const reason = a.todo || a.skip
+    if (kind === 'fail') counts.fails.push({ file, name: namePath(state, a.name) })
     if (kind === 'skip' || kind === 'todo') {
       counts[`${kind}s`].push({ file, name: a.name, reason: typeof reason === 'string' ? reason : '' })
     }
   })
+}
+
+// The subtests' names below the file, then the assertion's own.
+function namePath (state, name) {
+  const names = [name]
+  for (let s = state; s && s.parent; s = s.parent) names.unshift(s.name)
+  return names.join(' > ')
 }
 
 function count (kind, file, state) {

@@ -60,6 +60,10 @@ function judge ({ stages, strict, uid, allowlist }) {
   }
   const fail = total.fail + (strict ? problems.length : 0)
   const lines = []
+  // The failed assertions by name, so that the tail of a long log says
+  // which they were.
+  const failed = stages.flatMap((s) => ((s.counts && s.counts.fails) || []).map((f) => `  - ${s.name}: ${f.file}: ${f.name}`))
+  if (failed.length > 0) lines.push('Failed:', ...failed)
   if (uncovered.size > 0) {
     lines.push('Not covered in this run:')
     for (const u of uncovered) lines.push(`  - ${u}`)

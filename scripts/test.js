@@ -41,7 +41,10 @@ function runTap (cwd, env, extraArgs = []) {
   fs.rmSync(path.dirname(countFile), { recursive: true, force: true })
   // A non-zero exit with no failed assertion (coverage below 100%, a crashed
   // file) is still a failure.
-  if (r.status !== 0 && counts.fail === 0) counts.fail = 1
+  if (r.status !== 0 && counts.fail === 0) {
+    counts.fail = 1
+    counts.fails = [{ file: 'tap', name: `exited ${r.status} with no failed assertion (coverage below its floor, or a crash)` }]
+  }
   return counts
 }
 
@@ -57,7 +60,7 @@ function runtimesOf (file) {
 // an ordinary build under a misleading name.
 function buildAsan () {
   const r = spawnSync('bash', [path.join(__dirname, 'build-asan.sh')], { cwd: root, stdio: 'inherit' })
-  if (r.status !== 0) return { pass: 0, fail: 1 }
+  if (r.status !== 0) return { pass: 0, fail: 1, fails: [{ file: 'build-asan.sh', name: `exited ${r.status}` }] }
   let fail = 0
   for (const file of sanitized) {
     const names = new Set(runtimesOf(file).map((x) => x.name))

@@ -19,7 +19,7 @@ const FIXTURES = path.join(__dirname, 'strict-fixtures')
 
 // One tap run of the named fixtures, from a scratch project (so this run's
 // .tap/ data stays apart from the outer run's), with the suite's reporter.
-function tapRun (t, names) {
+function tapRun (t, names, status = 0) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-strict-'))
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'))
@@ -28,7 +28,7 @@ function tapRun (t, names) {
   const r = spawnSync(path.join(root, 'node_modules', '.bin', 'tap'),
     ['--disable-coverage', '--reporter', path.join(root, 'scripts', 'tap-count.js'), ...names.map((n) => path.join(FIXTURES, `${n}.js`))],
     { cwd: dir, env: plainNodeEnv({ SANDY_TAP_COUNT_FILE: countFile }), encoding: 'utf8' })
-  t.equal(r.status, 0, `tap itself passes the fixtures ${names.join(', ')} (${(r.stderr || '').slice(0, 300)})`)
+  t.equal(r.status, status, `tap itself exits ${status} on the fixtures ${names.join(', ')} (${(r.stderr || '').slice(0, 300)})`)
   return JSON.parse(fs.readFileSync(countFile, 'utf8'))
 }
 
@@ -67,6 +67,21 @@ t.test('a recorded, allowlisted gap passes strict mode and is named', async (t) 
   t.ok(strict.lines.includes('Not covered in this run:'), 'the gap is listed')
   t.ok(strict.lines.some((l) => /^ {2}- landlock backend as root: /.test(l)), 'by backend and user')
   t.notOk(verdicts(all)[0].problems.some((p) => p.includes('uncovered.js')), 'and is no problem beside others')
+})
+
+t.test('a failed assertion is named by file and subtests in the closing lines', async (t) => {
+  const failing = tapRun(t, ['failing'], 1)
+  t.equal(failing.fail, 1)
+  // tap names a file relative to its working directory
+  t.equal(failing.fails.length, 1)
+  t.equal(path.resolve(failing.fails[0].file), path.join(FIXTURES, 'failing.js'))
+  t.equal(failing.fails[0].name, 'outer > inner > one is two')
+  const [strict] = verdicts(failing)
+  t.notOk(strict.ok)
+  const at = strict.lines.indexOf('Failed:')
+  t.ok(at >= 0, 'a Failed: section')
+  t.equal(strict.lines[at + 1], `  - fixtures: ${failing.fails[0].file}: outer > inner > one is two`)
+  t.notOk(verdicts(gapOnly)[0].lines.includes('Failed:'), 'no such section when nothing failed')
 })
 
 t.test('strict mode fails a switched-off stage and a run that is not root', async (t) => {
