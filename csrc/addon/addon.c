@@ -820,37 +820,28 @@ static napi_value backend_dialect(napi_env env, napi_callback_info info)
 	return o;
 }
 
-/* Reads (mode, root): mode a word of SANDY_MODE_MAP, root a string
- * without NUL that lib/ has canonicalised. */
-static napi_value get_mode_root(napi_env env, napi_value *argv, sandy_mode *mode,
-				char *root, size_t size)
+/* One absolute path, copied whole (never truncated) into a malloc'd *out;
+ * NULL with an exception pending otherwise (bad() throws the caller's
+ * message). */
+static napi_value get_abs_path(napi_env env, napi_value v, char **out,
+			       napi_value (*bad)(napi_env env))
 {
-	char word[24];
-	size_t len;
+	size_t n;
 
-	if (get_cstring(env, argv[0], word, sizeof(word)) == NULL)
-		return NULL;
-	*mode = SANDY_MODE_NONE;
-#define SANDY_X(id, name)                                                    \
-	if (strcmp(word, name) == 0)                                          \
-		*mode = SANDY_MODE_##id;
-	SANDY_MODE_MAP(SANDY_X)
-#undef SANDY_X
-	if (*mode == SANDY_MODE_NONE) {
-		napi_throw_range_error(env, "ESANDYARGS", "unknown mode");
-		return NULL;
-	}
-	CHECK(napi_get_value_string_utf8(env, argv[1], root, size, &len));
-	if (len + 1 >= size || strlen(root) != len) {
-		napi_throw_range_error(env, "ESANDYARGS", "unusable workspace root");
-		return NULL;
-	}
-	return argv[0];
+	CHECK(napi_get_value_string_utf8(env, v, NULL, 0, &n));
+	if (n == 0 || n > SANDY_PATH_MAX_BYTES)
+		return bad(env);
+	if ((*out = malloc(n + 1)) == NULL)
+		return throw_oom(env);
+	CHECK(napi_get_value_string_utf8(env, v, *out, n + 1, &n));
+	if ((*out)[0] != '/' || strlen(*out) != n)
+		return bad(env);
+	return v;
 }
 
 /* The launcher copies' directories (lib/launcher-copy.js): an array of at
- * most DIRS_MAX canonical absolute paths, copied whole (never truncated);
- * free with dirs_free() whatever get_dirs() returned. */
+ * most DIRS_MAX canonical absolute paths; free with dirs_free() whatever
+ * get_dirs() returned. */
 #define DIRS_MAX 8
 typedef struct dir_list {
 	char *d[DIRS_MAX];
@@ -874,7 +865,6 @@ static napi_value bad_dirs(napi_env env)
 static napi_value get_dirs(napi_env env, napi_value v, dir_list *l)
 {
 	uint32_t len;
-	size_t n;
 
 	if (get_length(env, v, &len) == NULL)
 		return NULL;
@@ -885,48 +875,126 @@ static napi_value get_dirs(napi_env env, napi_value v, dir_list *l)
 
 		if (e == NULL)
 			return NULL;
-		CHECK(napi_get_value_string_utf8(env, e, NULL, 0, &n));
-		if (n == 0 || n > SANDY_PATH_MAX_BYTES)
-			return bad_dirs(env);
-		if ((l->d[l->n] = malloc(n + 1)) == NULL)
-			return throw_oom(env);
-		CHECK(napi_get_value_string_utf8(env, e, l->d[l->n++], n + 1,
-						 &n));
-		if (l->d[l->n - 1][0] != '/' || strlen(l->d[l->n - 1]) != n)
-			return bad_dirs(env);
+		l->d[l->n] = NULL;
+		if (get_abs_path(env, e, &l->d[l->n++], bad_dirs) == NULL)
+			return NULL;
 	}
 	return v;
 }
 
-/* seamLauncherWords(mode, root, landlockOnly, nonce, protect, rootId) ->
- * the launcher's words; each protected directory is a deny_write_exact;
- * for workspace-write the root is pinned to rootId ("dev:ino") */
+/* The writable roots (lib/provider.js): an array of 1 to
+ * SANDY_GUARD_ROOTS_MAX [path, "dev:ino"] pairs, the workspace first, each
+ * path canonical and absolute; free with roots_free() whatever
+ * get_roots() returned. */
+typedef struct root_list {
+	char *path[SANDY_GUARD_ROOTS_MAX];
+	char id[SANDY_GUARD_ROOTS_MAX][48];
+	sandy_writable_root r[SANDY_GUARD_ROOTS_MAX];
+	size_t n;
+} root_list;
+
+static void roots_free(root_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->path[i]);
+	l->n = 0;
+}
+
+static napi_value bad_roots(napi_env env)
+{
+	napi_throw_range_error(env, "ESANDYARGS",
+			       "writable roots: 1 to 9 pairs of an absolute "
+			       "path and its dev:ino");
+	return NULL;
+}
+
+static napi_value get_roots(napi_env env, napi_value v, root_list *l)
+{
+	uint32_t len, pair;
+
+	if (get_length(env, v, &len) == NULL)
+		return NULL;
+	if (len == 0 || len > SANDY_GUARD_ROOTS_MAX)
+		return bad_roots(env);
+	for (uint32_t i = 0; i < len; i++) {
+		napi_value e = get_element(env, v, i), path, id;
+
+		if (e == NULL || get_length(env, e, &pair) == NULL)
+			return NULL;
+		if (pair != 2)
+			return bad_roots(env);
+		if ((path = get_element(env, e, 0)) == NULL ||
+		    (id = get_element(env, e, 1)) == NULL)
+			return NULL;
+		l->path[l->n] = NULL;
+		if (get_abs_path(env, path, &l->path[l->n++], bad_roots) ==
+			    NULL ||
+		    get_cstring(env, id, l->id[i], sizeof(l->id[i])) == NULL)
+			return NULL;
+		l->r[i] = (sandy_writable_root){l->path[i], l->id[i]};
+	}
+	return v;
+}
+
+/* The seam's mode: a word of SANDY_MODE_MAP. */
+static napi_value get_mode(napi_env env, napi_value v, sandy_mode *mode)
+{
+	char word[24];
+
+	if (get_cstring(env, v, word, sizeof(word)) == NULL)
+		return NULL;
+	*mode = SANDY_MODE_NONE;
+#define SANDY_X(id, name)                                                    \
+	if (strcmp(word, name) == 0)                                          \
+		*mode = SANDY_MODE_##id;
+	SANDY_MODE_MAP(SANDY_X)
+#undef SANDY_X
+	if (*mode == SANDY_MODE_NONE) {
+		napi_throw_range_error(env, "ESANDYARGS", "unknown mode");
+		return NULL;
+	}
+	return v;
+}
+
+/* Only workspace-write writes: read-only carries its workspace alone. */
+static napi_value check_mode_roots(napi_env env, sandy_mode mode,
+				   const root_list *roots)
+{
+	if (mode != SANDY_MODE_WORKSPACE_WRITE && roots->n > 1) {
+		napi_throw_range_error(env, "ESANDYARGS",
+				       "writable roots need workspace-write");
+		return NULL;
+	}
+	return make_null(env);
+}
+
+/* seamLauncherWords(mode, roots, landlockOnly, nonce, protect) -> the
+ * launcher's words; each protected directory is a deny_write_exact; for
+ * workspace-write each root is granted and pinned to its "dev:ino" */
 static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 {
-	napi_value argv[6], out = NULL;
-	char root_id[48];
-	struct sandy_launch_pin pin = {0};
+	napi_value argv[5], out = NULL;
 	char nonce[SANDY_NONCE_MAX + 2];
 	bool landlock_only;
 	sandy_seam_level level;
 	sandy_mode mode;
-	char root[SANDY_PATH_MAX_BYTES + 2];
+	root_list roots = {0};
 	dir_list protect = {0};
 	sandy_policy p;
 	sandy_error err;
 	char **words;
 	size_t n = 0;
 
-	if (get_args(env, info, 6, argv) == NULL ||
-	    get_mode_root(env, argv, &mode, root, sizeof(root)) == NULL ||
+	if (get_args(env, info, 5, argv) == NULL ||
+	    get_mode(env, argv[0], &mode) == NULL ||
+	    get_roots(env, argv[1], &roots) == NULL ||
+	    check_mode_roots(env, mode, &roots) == NULL ||
 	    get_bool(env, argv[2], &landlock_only) == NULL ||
 	    get_nonce(env, argv[3], nonce, sizeof(nonce)) == NULL ||
-	    get_dirs(env, argv[4], &protect) == NULL ||
-	    get_cstring(env, argv[5], root_id, sizeof(root_id)) == NULL)
+	    get_dirs(env, argv[4], &protect) == NULL)
 		goto done;
-	pin = (struct sandy_launch_pin){"root", root, root_id};
 	level = landlock_only ? SANDY_SEAM_LANDLOCK_ONLY : SANDY_SEAM_FULL;
-	if (sandy_seam_policy(mode, level, root, &p, &err) != 0) {
+	if (sandy_seam_policy(mode, level, roots.r, roots.n, &p, &err) != 0) {
 		napi_throw_error(env, "ESANDYSEAM", err.message);
 		goto done;
 	}
@@ -936,45 +1004,51 @@ static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 		napi_throw_error(env, "ESANDYSEAM", err.message);
 		goto done;
 	}
-	words = sandy_seam_launcher_argv(
-		&p, mode, level, nonce[0] ? nonce : NULL,
-		mode == SANDY_MODE_WORKSPACE_WRITE ? &pin : NULL, &n);
+	words = sandy_seam_launcher_argv(&p, mode, level,
+					 nonce[0] ? nonce : NULL, roots.r,
+					 roots.n, &n);
 	sandy_policy_free(&p);
 	out = words_to_js(env, words, n);
 done:
+	roots_free(&roots);
 	dirs_free(&protect);
 	return out;
 }
 
-/* bwrapArgv(launcher, nonce, bwrapPath, mode, root, rootId, protect) ->
- * the words before the command: the launcher as guard, then bubblewrap's */
+/* bwrapArgv(launcher, nonce, bwrapPath, mode, roots, protect) -> the words
+ * before the command: the launcher as guard, then bubblewrap's */
 static napi_value bwrap_argv(napi_env env, napi_callback_info info)
 {
-	napi_value argv[7], out = NULL;
+	napi_value argv[6], out = NULL;
 	char launcher[SANDY_PATH_MAX_BYTES + 2], nonce[SANDY_NONCE_MAX + 2];
-	char bwrap[256], root[SANDY_PATH_MAX_BYTES + 2], root_id[48];
+	char bwrap[256];
+	root_list roots = {0};
 	dir_list protect = {0};
-	sandy_bwrap_call c = {launcher, nonce, bwrap, 0, root, root_id, NULL, 0};
+	sandy_bwrap_call c = {launcher, nonce, bwrap, 0, NULL, 0, NULL, 0};
 	char **words;
 	size_t n = 0;
 
-	if (get_args(env, info, 7, argv) == NULL ||
+	if (get_args(env, info, 6, argv) == NULL ||
 	    get_cstring(env, argv[0], launcher, sizeof(launcher)) == NULL ||
 	    get_nonce(env, argv[1], nonce, sizeof(nonce)) == NULL ||
 	    get_cstring(env, argv[2], bwrap, sizeof(bwrap)) == NULL ||
-	    get_mode_root(env, argv + 3, &c.mode, root, sizeof(root)) == NULL ||
-	    get_cstring(env, argv[5], root_id, sizeof(root_id)) == NULL ||
-	    get_dirs(env, argv[6], &protect) == NULL)
+	    get_mode(env, argv[3], &c.mode) == NULL ||
+	    get_roots(env, argv[4], &roots) == NULL ||
+	    check_mode_roots(env, c.mode, &roots) == NULL ||
+	    get_dirs(env, argv[5], &protect) == NULL)
 		goto done;
 	if (nonce[0] == '\0') {
 		napi_throw_type_error(env, "ESANDYARGS", "a nonce is required");
 		goto done;
 	}
+	c.roots = roots.r;
+	c.n_roots = roots.n;
 	c.protect = (const char *const *)protect.d;
 	c.n_protect = protect.n;
 	words = sandy_bwrap_argv(&c, &n);
 	out = words_to_js(env, words, n);
 done:
+	roots_free(&roots);
 	dirs_free(&protect);
 	return out;
 }

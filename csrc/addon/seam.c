@@ -147,8 +147,19 @@ static int grant_devices(sandy_policy *out)
 	return 0;
 }
 
+/* A writable directory of workspace-write: written, and run from. */
+static int grant_writable(sandy_policy *out, const char *root)
+{
+	return sandy_policy_grant(out, root, strlen(root),
+				  SANDY_ACCESS_READ_WRITE,
+				  SANDY_SCOPE_SUBTREE) != 0 ||
+	       sandy_policy_allow_execute(out, root, strlen(root),
+					  SANDY_SCOPE_SUBTREE) != 0;
+}
+
 int sandy_seam_policy(sandy_mode mode, sandy_seam_level level,
-		      const char *root, sandy_policy *out, sandy_error *err)
+		      const sandy_writable_root *roots, size_t n_roots,
+		      sandy_policy *out, sandy_error *err)
 {
 	sandy_policy_init(out, SANDY_NETWORK_ALLOW_ALL);
 	out->allow_subprocesses = true;
@@ -157,13 +168,10 @@ int sandy_seam_policy(sandy_mode mode, sandy_seam_level level,
 	    grant_host_tree(private_tmp(mode, level), out) != 0 ||
 	    grant_devices(out) != 0)
 		goto fail;
-	if (mode == SANDY_MODE_WORKSPACE_WRITE &&
-	    (sandy_policy_grant(out, root, strlen(root),
-				SANDY_ACCESS_READ_WRITE,
-				SANDY_SCOPE_SUBTREE) != 0 ||
-	     sandy_policy_allow_execute(out, root, strlen(root),
-					SANDY_SCOPE_SUBTREE) != 0))
-		goto fail;
+	for (size_t i = 0; mode == SANDY_MODE_WORKSPACE_WRITE && i < n_roots;
+	     i++)
+		if (grant_writable(out, roots[i].path) != 0)
+			goto fail;
 	return 0;
 fail:
 	sandy_policy_free(out);
@@ -184,18 +192,22 @@ int sandy_seam_protect(sandy_policy *p, const char *const *dirs, size_t n,
 
 char **sandy_seam_launcher_argv(const sandy_policy *p, sandy_mode mode,
 				sandy_seam_level level, const char *nonce,
-				const struct sandy_launch_pin *root_pin,
-				size_t *count)
+				const sandy_writable_root *roots,
+				size_t n_roots, size_t *count)
 {
-	struct sandy_launch_pin pin = root_pin ? *root_pin
-					       : (struct sandy_launch_pin){0};
+	struct sandy_launch_pin pins[SANDY_GUARD_ROOTS_MAX];
 	sandy_launch l = {.policy = *p,
 			  .landlock_only = level == SANDY_SEAM_LANDLOCK_ONLY,
 			  .canonical = true,
 			  .nonce = nonce,
-			  .pins = root_pin ? &pin : NULL,
-			  .n_pins = root_pin ? 1 : 0};
+			  .pins = pins};
 
+	if (n_roots > SANDY_GUARD_ROOTS_MAX)
+		return NULL;
+	for (size_t i = 0; mode == SANDY_MODE_WORKSPACE_WRITE && i < n_roots;
+	     i++)
+		pins[l.n_pins++] = (struct sandy_launch_pin){
+			"root", roots[i].path, roots[i].id};
 	if (private_tmp(mode, level)) {
 		l.tmpfs[l.n_tmpfs++] = "/tmp";
 		l.tmpfs[l.n_tmpfs++] = "/dev/shm";
@@ -258,10 +270,11 @@ char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
 	bool writes = c->mode == SANDY_MODE_WORKSPACE_WRITE;
 
 	if (writes) {
-		g.root = c->root;
-		g.root_id = c->root_id;
-		if (c->n_protect > SANDY_GUARD_PROTECT_MAX)
+		if (c->n_protect > SANDY_GUARD_PROTECT_MAX ||
+		    c->n_roots > SANDY_GUARD_ROOTS_MAX)
 			return NULL;
+		memcpy(g.roots, c->roots, c->n_roots * sizeof(*g.roots));
+		g.n_roots = c->n_roots;
 		memcpy(g.protect, c->protect, c->n_protect * sizeof(*g.protect));
 		g.n_protect = c->n_protect;
 	}

@@ -7,6 +7,7 @@
 #include <stddef.h>
 
 #include "../core/error.h"
+#include "../core/guard_argv.h"
 #include "../core/policy.h"
 #include "../core/policy_argv.h"
 #include "../core/probe.h"
@@ -45,10 +46,13 @@ typedef enum sandy_seam_level {
 } sandy_seam_level;
 
 /* The Sandy policy the launcher enforces for a seam mode: reads and
- * execution everywhere, writes only where the mode allows, network as the
- * host has it, subprocesses allowed. `root` must be canonical. */
+ * execution everywhere, writes only where the mode allows (for
+ * workspace-write: each of roots[0..n_roots), the workspace first, then
+ * the operator's writable roots; read-only ignores them), network as the
+ * host has it, subprocesses allowed. Each root must be canonical. */
 int sandy_seam_policy(sandy_mode mode, sandy_seam_level level,
-		      const char *root, sandy_policy *out, sandy_error *err);
+		      const sandy_writable_root *roots, size_t n_roots,
+		      sandy_policy *out, sandy_error *err);
 
 /* Adds each canonical directory of `dirs` to p as a deny_write_exact (the
  * launcher copies' directories: read-only and unrenamable in the view). */
@@ -57,25 +61,28 @@ int sandy_seam_protect(sandy_policy *p, const char *const *dirs, size_t n,
 
 /* The launcher's words (policy_argv.h) for a seam policy: canonical
  * grants, no --cwd (the launcher snapshots the working directory it is
- * started in); at the full level, for workspace-write, a private /tmp and
- * /dev/shm; root_pin (or NULL): the workspace root and the object confine
- * saw there, so a root replaced since then fails closed. */
+ * started in); for workspace-write, at the full level a private /tmp and
+ * /dev/shm, and at both a pin of each writable root (roots, as for
+ * sandy_seam_policy) on the object confine saw there, so a root replaced
+ * since then fails closed. NULL when out of memory or n_roots is above
+ * SANDY_GUARD_ROOTS_MAX. */
 char **sandy_seam_launcher_argv(const sandy_policy *p, sandy_mode mode,
 				sandy_seam_level level, const char *nonce,
-				const struct sandy_launch_pin *root_pin,
-				size_t *count);
+				const sandy_writable_root *roots,
+				size_t n_roots, size_t *count);
 
 /* One bubblewrap call: the launcher (as descriptor guard) and its nonce,
- * bubblewrap's path, the mode, the canonical root and its "dev:ino" as
- * confine saw it, and the canonical directories that must stay read-only
- * and unrenamable inside (the launcher copies' directories). */
+ * bubblewrap's path, the mode, the writable roots (as for
+ * sandy_seam_policy) with the objects confine saw, and the canonical
+ * directories that must stay read-only and unrenamable inside (the
+ * launcher copies' directories). */
 typedef struct sandy_bwrap_call {
 	const char *launcher;
 	const char *nonce;
 	const char *bwrap;
 	sandy_mode mode;
-	const char *root;
-	const char *root_id;
+	const sandy_writable_root *roots;
+	size_t n_roots;
 	const char *const *protect;
 	size_t n_protect;
 } sandy_bwrap_call;

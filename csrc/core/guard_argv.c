@@ -10,7 +10,8 @@ size_t sandy_guard_words(const char *launcher, const sandy_guard_args *g,
 	size_t n = 0;
 
 	if (g->n_protect > SANDY_GUARD_PROTECT_MAX ||
-	    (g->n_protect > 0 && g->root == NULL))
+	    g->n_roots > SANDY_GUARD_ROOTS_MAX ||
+	    (g->n_protect > 0 && g->n_roots == 0))
 		return 0;
 	words[n++] = launcher;
 	words[n++] = SANDY_GUARD_MAGIC;
@@ -18,14 +19,14 @@ size_t sandy_guard_words(const char *launcher, const sandy_guard_args *g,
 		words[n++] = "--nonce";
 		words[n++] = g->nonce;
 	}
-	if (g->root != NULL) {
+	for (size_t i = 0; i < g->n_roots; i++) {
 		words[n++] = "--bind-root";
-		words[n++] = g->root;
-		words[n++] = g->root_id;
-		for (size_t i = 0; i < g->n_protect; i++) {
-			words[n++] = "--protect";
-			words[n++] = g->protect[i];
-		}
+		words[n++] = g->roots[i].path;
+		words[n++] = g->roots[i].id;
+	}
+	for (size_t i = 0; i < g->n_protect; i++) {
+		words[n++] = "--protect";
+		words[n++] = g->protect[i];
 	}
 	words[n++] = "--";
 	return n;
@@ -45,13 +46,14 @@ int sandy_guard_from_argv(int argc, char *const argv[], sandy_guard_args *g,
 		g->nonce = argv[i + 1];
 		i += 2;
 	}
-	if (i + 2 < argc && strcmp(argv[i], "--bind-root") == 0) {
-		g->root = argv[i + 1];
-		g->root_id = argv[i + 2];
+	while (i + 2 < argc && strcmp(argv[i], "--bind-root") == 0 &&
+	       g->n_roots < SANDY_GUARD_ROOTS_MAX) {
+		g->roots[g->n_roots++] =
+			(sandy_writable_root){argv[i + 1], argv[i + 2]};
 		i += 3;
 	}
 	while (i + 1 < argc && strcmp(argv[i], "--protect") == 0 &&
-	       g->root != NULL && g->n_protect < SANDY_GUARD_PROTECT_MAX) {
+	       g->n_roots > 0 && g->n_protect < SANDY_GUARD_PROTECT_MAX) {
 		g->protect[g->n_protect++] = argv[i + 1];
 		i += 2;
 	}

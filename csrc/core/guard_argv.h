@@ -2,15 +2,17 @@
  * the manner of policy_argv.h: fixed arity, no escaping.
  *
  *   LAUNCHER --sandy-guard-v1 [--nonce HEX]
- *            [--bind-root PATH DEV:INO {--protect DIR}]
+ *            {--bind-root PATH DEV:INO} {--protect DIR}
  *            -- /ABSOLUTE/RUNNER [ARGS...]
  *
  * --nonce: as policy_argv.h's (the guard's fatal line carries it);
- * --bind-root: the workspace root confine saw, canonical, and the object
- *   it named then; the guard makes exactly that directory writable;
+ * --bind-root: a directory to make writable, canonical, and the object it
+ *   named when confine saw it: the workspace root first, then the
+ *   operator's writable roots (at most 1 + SANDY_WRITABLE_ROOTS_MAX in
+ *   all); the guard makes exactly those directories writable;
  * --protect: at most SANDY_GUARD_PROTECT_MAX directories kept read-only
- *   and unrenamable beneath the root (the launcher copies'), only after
- *   --bind-root.
+ *   and unrenamable beneath the roots (the launcher copies'), only after
+ *   a --bind-root.
  * The addon encodes them (addon/seam.c, bubblewrap's prefix), the launcher
  * decodes them (launcher/launcher.c) and the guard's steps act on them
  * (linux/guard.c, linux/guard_view.c). */
@@ -22,21 +24,31 @@
 #include "error.h"
 #include "protocol.h"
 
+/* A directory to make writable: canonical path, "dev:ino" (borrowed). */
+typedef struct sandy_writable_root {
+	const char *path;
+	const char *id;
+} sandy_writable_root;
+
+#define SANDY_GUARD_ROOTS_MAX (1 + SANDY_WRITABLE_ROOTS_MAX)
+
 typedef struct sandy_guard_args {
-	const char *nonce;   /* NULL: none */
-	const char *root;    /* NULL: no workspace (read-only) */
-	const char *root_id;
+	const char *nonce; /* NULL: none */
+	/* none: read-only; else the workspace first */
+	sandy_writable_root roots[SANDY_GUARD_ROOTS_MAX];
+	size_t n_roots;
 	const char *protect[SANDY_GUARD_PROTECT_MAX];
 	size_t n_protect;
 	int runner; /* index of RUNNER in argv */
 } sandy_guard_args;
 
 /* The most words sandy_guard_words writes. */
-#define SANDY_GUARD_WORDS_MAX (7 + 2 * SANDY_GUARD_PROTECT_MAX + 1)
+#define SANDY_GUARD_WORDS_MAX                                                \
+	(4 + 3 * SANDY_GUARD_ROOTS_MAX + 2 * SANDY_GUARD_PROTECT_MAX + 1)
 
 /* Writes the words up to and including "--" (the launcher's path first)
- * into words; g->runner is ignored. Returns the count, or 0 when
- * g->n_protect is above the bound or protect is given without a root. */
+ * into words; g->runner is ignored. Returns the count, or 0 when a count
+ * is above its bound or protect is given without a root. */
 size_t sandy_guard_words(const char *launcher, const sandy_guard_args *g,
 			 const char *words[SANDY_GUARD_WORDS_MAX]);
 

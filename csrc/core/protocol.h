@@ -34,6 +34,10 @@
 #define SANDY_GUARD_MAGIC "--sandy-guard-v1"
 /* --protect words at most (the provider's and the guard's own copies) */
 #define SANDY_GUARD_PROTECT_MAX 16
+/* The operator's writable roots (the provider's writableRoots, the CLI's
+ * --allow-write) one workspace-write call carries at most, beside its
+ * workspace: the guard's --bind-root words, the launcher's grants. */
+#define SANDY_WRITABLE_ROOTS_MAX 8
 #define SANDY_PROBE_MAGIC "--sandy-probe-v1"
 
 /* Both levels need Landlock ABI 6 (Linux 6.12): signal and abstract UNIX

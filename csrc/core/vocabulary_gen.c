@@ -183,7 +183,8 @@ static void launcher(void)
 {
 	printf("\n// The launcher's protocol: its file name, its one fatal line, its exit\n"
 	       "// statuses before the target runs (125) and when the target cannot be\n"
-	       "// executed (126, 127: the shell's), the --nonce digits, its mode words.\n"
+	       "// executed (126, 127: the shell's), the --nonce digits, the writable\n"
+	       "// roots one call carries beside its workspace, its mode words.\n"
 	       "const LAUNCHER = Object.freeze({\n");
 	printf("  name: ");
 	js_string(SANDY_LAUNCHER_NAME);
@@ -194,6 +195,7 @@ static void launcher(void)
 	printf("  exitNotFound: %d,\n", SANDY_LAUNCHER_EXIT_NOTFOUND);
 	printf("  nonceMinDigits: %d,\n", SANDY_NONCE_MIN);
 	printf("  nonceMaxDigits: %d,\n", SANDY_NONCE_MAX);
+	printf("  writableRootsMax: %d,\n", SANDY_WRITABLE_ROOTS_MAX);
 	printf("  policyMagic: ");
 	js_string(SANDY_ARGV_MAGIC);
 	printf(",\n  guardMagic: ");

@@ -9,11 +9,11 @@
  * --args descriptor (restored inside by --setenv, never on a command
  * line) and passes this package's seccomp filter as --seccomp; then
  * enters a user + mount namespace of its own (guard_view.c) in which
- * every mount is read-only, a private tmpfs is on /tmp, and PATH, opened
- * without following symlinks and checked to be the directory DEV:INO that
- * confine saw, is a writable clone whose mounts stay read-only, with each
- * --protect DIR and each of its own uid's copies beneath it read-only and
- * unrenamable; and execs RUNNER, which binds that tree as it stands
+ * every mount is read-only, a private tmpfs is on /tmp, and each
+ * --bind-root PATH, opened without following symlinks and checked to be
+ * the directory DEV:INO that confine saw, is a writable clone whose mounts
+ * stay read-only, with each --protect DIR and each of its own uid's copies
+ * beneath it read-only and unrenamable; and execs RUNNER, which binds that tree as it stands
  * (docs/bwrap-guard.md). */
 #ifndef SANDY_GUARD_H
 #define SANDY_GUARD_H
@@ -21,18 +21,19 @@
 #include <stddef.h>
 
 #include "../core/error.h"
+#include "../core/guard_argv.h"
 #include "../core/protocol.h"
 
 
 /* The inherited descriptors, then the guard's own uid's launcher copies
- * that exist (sandy_open_copy_dir), each refused where the root exposes it
- * (sandy_refuse_writable_over) and appended to protect[*n] (room for
- * SANDY_COPY_DIRS_MAX more). Before the namespace: the owner checks must
- * see the host's ids (in a user namespace root's files show as the
- * overflow uid, which is nobody's). root may be NULL (no workspace).
- * Returns 0 or -1 with *err. */
-int sandy_guard_prepare(const char *root, const char **protect, size_t *n,
-			sandy_error *err);
+ * that exist (sandy_open_copy_dir), each refused where a writable root
+ * exposes it (sandy_refuse_writable_over) and appended to protect[*n]
+ * (room for SANDY_COPY_DIRS_MAX more). Before the namespace: the owner
+ * checks must see the host's ids (in a user namespace root's files show
+ * as the overflow uid, which is nobody's). n_roots may be 0 (no
+ * workspace). Returns 0 or -1 with *err. */
+int sandy_guard_prepare(const sandy_writable_root *roots, size_t n_roots,
+			const char **protect, size_t *n, sandy_error *err);
 
 /* The runner's argv with --args and --seccomp and their descriptors
  * inserted last among bubblewrap's options (before its "--"); takes the
@@ -41,9 +42,8 @@ int sandy_guard_prepare(const char *root, const char **protect, size_t *n,
 char **sandy_guard_runner_argv(char **runner, sandy_error *err);
 
 /* The guard's own namespace (guard_view.c), as the mode's comment says.
- * root and root_id may be NULL (no workspace). Returns 0 or -1 with
- * *err. */
-int sandy_guard_enter(const char *root, const char *root_id,
+ * n_roots may be 0 (no workspace). Returns 0 or -1 with *err. */
+int sandy_guard_enter(const sandy_writable_root *roots, size_t n_roots,
 		      const char *const *protect, size_t n_protect,
 		      sandy_error *err);
 

@@ -127,9 +127,10 @@ static void __attribute__((noreturn)) guard(int argc, char *argv[],
 		die(&err, nonce);
 	n_protect = g.n_protect;
 	memcpy(protect, g.protect, n_protect * sizeof(*protect));
-	if (sandy_guard_prepare(g.root, protect, &n_protect, &err) != 0 ||
+	if (sandy_guard_prepare(g.roots, g.n_roots, protect, &n_protect,
+				&err) != 0 ||
 	    (runner = sandy_guard_runner_argv(argv + g.runner, &err)) == NULL ||
-	    sandy_guard_enter(g.root, g.root_id, protect, n_protect, &err) != 0)
+	    sandy_guard_enter(g.roots, g.n_roots, protect, n_protect, &err) != 0)
 		die(&err, nonce);
 	execv(runner[0], runner);
 	sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED,

@@ -16,8 +16,8 @@
 #include "linux.h"
 #include "seccomp_build.h"
 
-int sandy_guard_prepare(const char *root, const char **protect, size_t *n,
-			sandy_error *err)
+int sandy_guard_prepare(const sandy_writable_root *roots, size_t n_roots,
+			const char **protect, size_t *n, sandy_error *err)
 {
 	/* static: protect[] points into it until the process execs */
 	static char copies[SANDY_COPY_DIRS_MAX][SANDY_COPY_DIR_BYTES];
@@ -27,7 +27,7 @@ int sandy_guard_prepare(const char *root, const char **protect, size_t *n,
 	if (sandy_refuse_inherited_dirs(err) != 0 ||
 	    sandy_refuse_reopenable_files(err) != 0)
 		return -1;
-	if (root == NULL)
+	if (n_roots == 0)
 		return 0;
 	n_copies = sandy_copy_dirs(uid, copies);
 	for (size_t i = 0; i < n_copies; i++) {
@@ -36,8 +36,10 @@ int sandy_guard_prepare(const char *root, const char **protect, size_t *n,
 		if (fd < 0)
 			continue;
 		close(fd);
-		if (sandy_refuse_writable_over(root, copies[i], uid, err) != 0)
-			return -1;
+		for (size_t r = 0; r < n_roots; r++)
+			if (sandy_refuse_writable_over(roots[r].path, copies[i],
+						       uid, err) != 0)
+				return -1;
 		protect[(*n)++] = copies[i];
 	}
 	return 0;

@@ -4,8 +4,9 @@
  * command could re-point.
  *
  * Order, and why:
- *  1. Before any change: whether the workspace's host mount is read-only
- *     (it then stays so, as under the sandy backend, instead of failing).
+ *  1. Before any change: whether each writable root's host mount is
+ *     read-only (it then stays so, as under the sandy backend, instead of
+ *     failing).
  *  2. user + mount namespaces of the guard's own, identity maps, private
  *     propagation: nothing the host mounts later reaches bwrap, and the
  *     changes below stay here.
@@ -16,15 +17,19 @@
  *     other nodes from it; they stay writable as devices, their inodes do
  *     not). bwrap's namespaces are children of this one, so these flags
  *     reach it locked.
- *  4. With a workspace: its directory, opened without following any
- *     symlink and checked to be the object confine saw, is cloned with
- *     every mount beneath it (read-only already) and the clone's top made
- *     writable; a private tmpfs goes on /tmp (the seam's temp area; bwrap
- *     adds /dev/shm itself); the clone is attached over the directory, or,
- *     for a workspace in /tmp, at the same path inside the private tmpfs.
- *     Then each protected directory beneath it (the launcher copies) is
- *     made read-only, the directories above it bound onto themselves so
- *     they cannot be renamed from inside; all walked by descriptor.
+ *  4. With a workspace: each writable root (the workspace, then the
+ *     operator's), opened without following any symlink and checked to be
+ *     the object confine saw, is cloned with every mount beneath it
+ *     (read-only already) and the clone's top made writable; a private
+ *     tmpfs goes on /tmp (the seam's temp area; bwrap adds /dev/shm
+ *     itself), after the clones, so that a root in /tmp is still the
+ *     host's when cloned; each clone is attached, outer roots before inner
+ *     ones, over its directory as it stands by then (opened and checked
+ *     again), or, for a root in /tmp, at the same path inside the private
+ *     tmpfs. Then each protected directory beneath a root (the launcher
+ *     copies) is made read-only in the innermost root holding it, the
+ *     directories above it bound onto themselves so they cannot be
+ *     renamed from inside; all walked by descriptor.
  * A failure from 2 on is an enforcement failure: nothing runs. */
 #include <dirent.h>
 #include <errno.h>
@@ -143,39 +148,64 @@ static int everything_read_only(sandy_error *err)
 	return 0;
 }
 
-/* The workspace directory as confine saw it (dev:ino), or -1. */
-static int open_root(const char *root, const char *root_id, sandy_error *err)
+/* A writable root as confine saw it (dev:ino), opened now, or -1. */
+static int open_root(const sandy_writable_root *r, sandy_error *err)
 {
 	struct stat st;
 	char seen[48];
-	int fd = open_no_symlinks(AT_FDCWD, root, O_DIRECTORY);
+	int fd = open_no_symlinks(AT_FDCWD, r->path, O_DIRECTORY);
 
 	if (fd >= 0 && sandy_stat(fd, NULL, 0, &st) == 0) {
 		snprintf(seen, sizeof(seen), "%" PRIu64 ":%" PRIu64,
 			 (uint64_t)st.st_dev, (uint64_t)st.st_ino);
-		if (strcmp(seen, root_id) == 0)
+		if (strcmp(seen, r->id) == 0)
 			return fd;
 	}
 	if (fd >= 0)
 		close(fd);
 	return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-			  "the workspace root changed since confine");
+			  "a writable root changed since confine");
 }
 
-/* Where the workspace clone goes: over its own directory, or for one in
- * /tmp at the same path inside the private tmpfs (tmp: its descriptor). */
-static int place_of(int dir, int tmp, const char *root)
+/* The clone of a root with every mount beneath it, its top writable
+ * unless keep_ro, detached; its descriptor, or -1. */
+static int clone_root(const sandy_writable_root *r, bool keep_ro,
+		      sandy_error *err)
 {
-	const char *in_tmp = root + strlen("/tmp");
+	int dir = open_root(r, err), tree;
 
-	if (!sandy_path_within("/tmp", root))
-		return dup(dir);
-	if (sandy_make_mountpoint(tmp, in_tmp, true) != 0)
+	if (dir < 0)
 		return -1;
-	return open_no_symlinks(tmp, in_tmp + 1, O_DIRECTORY);
+	tree = sys_open_tree(dir, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+					  AT_RECURSIVE | AT_EMPTY_PATH);
+	close(dir);
+	if (tree < 0)
+		return fail(err, "cloning a writable root", errno);
+	if (!keep_ro &&
+	    set_attr(tree, "", AT_EMPTY_PATH, 0, MOUNT_ATTR_RDONLY) != 0) {
+		close(tree);
+		return fail(err, "a writable root", errno);
+	}
+	return tree;
 }
 
-/* One protected directory at or beneath the workspace (attached at ws):
+/* Where a root's clone goes: over its directory as it stands now (an
+ * outer root's clone may be in place by then), or for one in /tmp at the
+ * same path inside the private tmpfs (tmp: its descriptor); -1 if none. */
+static int place_of(const sandy_writable_root *r, int tmp, sandy_error *err)
+{
+	const char *in_tmp = r->path + strlen("/tmp");
+	int fd;
+
+	if (!sandy_path_within("/tmp", r->path))
+		return open_root(r, err);
+	fd = sandy_make_mountpoint(tmp, in_tmp, true) == 0
+		     ? open_no_symlinks(tmp, in_tmp + 1, O_DIRECTORY)
+		     : -1;
+	return fd >= 0 ? fd : fail(err, "attaching a writable root", errno);
+}
+
+/* One protected directory beneath a writable root (attached at ws):
  * the directories strictly between bound onto themselves, dir itself a
  * read-only clone; walked from ws one component at a time without
  * following symlinks, each step inside the mount just attached. A missing
@@ -215,75 +245,120 @@ static int protect_one(int ws, const char *root, const char *dir,
 	return rc < 0 ? fail(err, "protecting a launcher copy", errno) : 0;
 }
 
-/* Step 4. */
-static int workspace(const char *root, const char *root_id, bool host_ro,
-		     const char *const *protect, size_t n_protect,
-		     sandy_error *err)
+/* bubblewrap's own /dev, /proc and /tmp would hide such a root. */
+static bool hidden_by_bwrap(const char *root)
 {
-	bool keep_ro = host_ro;
-	int dir, tree = -1, tmp = -1, place = -1, rc = -1;
+	return sandy_path_within("/dev", root) ||
+	       sandy_path_within("/proc", root) || strcmp(root, "/tmp") == 0;
+}
 
-	if (sandy_path_within("/dev", root) || sandy_path_within("/proc", root) ||
-	    strcmp(root, "/tmp") == 0)
-		return sandy_fail(err, SANDY_ERR_INVALID_POLICY,
-				  "bubblewrap's own /dev, /proc and /tmp would "
-				  "hide this workspace");
-	for (size_t i = 0; i < n_protect; i++)
-		keep_ro |= strcmp(protect[i], root) == 0;
-	dir = open_root(root, root_id, err);
-	if (dir < 0)
-		return -1;
-	tree = sys_open_tree(dir, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-					  AT_RECURSIVE | AT_EMPTY_PATH);
-	if (tree < 0) {
-		fail(err, "cloning the workspace", errno);
-		goto done;
+/* The roots' indices, outer before inner: a root that holds another has
+ * the shorter path. */
+static void outer_first(const sandy_writable_root *roots, size_t n,
+			size_t order[])
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t j = i;
+
+		for (; j > 0 && strlen(roots[order[j - 1]].path) >
+					strlen(roots[i].path);
+		     j--)
+			order[j] = order[j - 1];
+		order[j] = i;
 	}
-	if (!keep_ro &&
-	    set_attr(tree, "", AT_EMPTY_PATH, 0, MOUNT_ATTR_RDONLY) != 0) {
-		fail(err, "a writable workspace", errno);
-		goto done;
+}
+
+/* The innermost root strictly above dir, or n. */
+static size_t holder(const sandy_writable_root *roots, size_t n,
+		     const char *dir)
+{
+	size_t best = n;
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(roots[i].path, dir) != 0 &&
+		    sandy_path_within(roots[i].path, dir) &&
+		    (best == n ||
+		     strlen(roots[i].path) > strlen(roots[best].path)))
+			best = i;
+	return best;
+}
+
+/* Step 4. keep_ro[i]: root i stays read-only (step 1). */
+static int writable_roots(const sandy_writable_root *roots, size_t n,
+			  const bool *keep_ro, const char *const *protect,
+			  size_t n_protect, sandy_error *err)
+{
+	int trees[SANDY_GUARD_ROOTS_MAX], tmp = -1, rc = -1;
+	size_t order[SANDY_GUARD_ROOTS_MAX], done = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (hidden_by_bwrap(roots[i].path))
+			return sandy_fail(err, SANDY_ERR_INVALID_POLICY,
+					  "bubblewrap's own /dev, /proc and "
+					  "/tmp would hide a writable root");
+	outer_first(roots, n, order);
+	for (; done < n; done++) {
+		bool ro = keep_ro[done];
+
+		for (size_t k = 0; k < n_protect; k++)
+			ro |= strcmp(protect[k], roots[done].path) == 0;
+		if ((trees[done] = clone_root(&roots[done], ro, err)) < 0)
+			goto out;
 	}
 	tmp = sandy_new_tmpfs("1777", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 	if (tmp < 0 || sys_move_mount(tmp, "", AT_FDCWD, "/tmp",
 				  MOVE_MOUNT_F_EMPTY_PATH) != 0) {
 		fail(err, "the private /tmp", errno);
-		goto done;
+		goto out;
 	}
-	place = place_of(dir, tmp, root);
-	if (place < 0 || sys_move_mount(tree, "", place, "",
-				    MOVE_MOUNT_F_EMPTY_PATH |
-					    MOVE_MOUNT_T_EMPTY_PATH) != 0) {
-		fail(err, "attaching the workspace", errno);
-		goto done;
+	for (size_t k = 0; k < n; k++) {
+		size_t i = order[k];
+		int place = place_of(&roots[i], tmp, err);
+
+		if (place < 0)
+			goto out;
+		if (sys_move_mount(trees[i], "", place, "",
+			       MOVE_MOUNT_F_EMPTY_PATH |
+				       MOVE_MOUNT_T_EMPTY_PATH) != 0) {
+			fail(err, "attaching a writable root", errno);
+			close(place);
+			goto out;
+		}
+		close(place);
 	}
 	rc = 0;
-	for (size_t i = 0; rc == 0 && i < n_protect; i++)
-		if (strcmp(protect[i], root) != 0 &&
-		    sandy_path_within(root, protect[i]))
-			rc = protect_one(tree, root, protect[i], err);
-done:
-	for (size_t k = 0; k < 4; k++) {
-		int fd = (int[]){dir, tree, tmp, place}[k];
+	for (size_t k = 0; rc == 0 && k < n_protect; k++) {
+		size_t i = holder(roots, n, protect[k]);
 
-		if (fd >= 0)
-			close(fd);
+		if (i < n)
+			rc = protect_one(trees[i], roots[i].path, protect[k],
+					 err);
 	}
+out:
+	for (size_t i = 0; i < done; i++)
+		close(trees[i]);
+	if (tmp >= 0)
+		close(tmp);
 	return rc;
 }
 
-int sandy_guard_enter(const char *root, const char *root_id,
+int sandy_guard_enter(const sandy_writable_root *roots, size_t n_roots,
 		      const char *const *protect, size_t n_protect,
 		      sandy_error *err)
 {
 	struct statvfs vfs;
-	bool host_ro = root != NULL && statvfs(root, &vfs) == 0 &&
-		       (vfs.f_flag & ST_RDONLY);
+	bool host_ro[SANDY_GUARD_ROOTS_MAX];
 
+	if (n_roots > SANDY_GUARD_ROOTS_MAX)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "too many writable roots");
+	for (size_t i = 0; i < n_roots; i++)
+		host_ro[i] = statvfs(roots[i].path, &vfs) == 0 &&
+			     (vfs.f_flag & ST_RDONLY);
 	if (sandy_namespaces_enter_mounts(err) != 0 ||
 	    everything_read_only(err) != 0)
 		return -1;
-	return root == NULL ? 0
-			    : workspace(root, root_id, host_ro, protect,
-					n_protect, err);
+	return n_roots == 0 ? 0
+			    : writable_roots(roots, n_roots, host_ro, protect,
+					     n_protect, err);
 }

@@ -26,6 +26,9 @@ static const struct {
 	{"no runner", W(G, "--"), false},
 	{"--bind-root short of its identity", W(G, "--bind-root", "/ws", "--", "/usr/bin/bwrap"), false},
 	{"an unknown option", W(G, "--frobnicate", "--", "/usr/bin/bwrap"), false},
+	{"as many roots as allowed", W(G, "--bind-root", "/1", "1:1", "--bind-root", "/2", "1:2", "--bind-root", "/3", "1:3", "--bind-root", "/4", "1:4", "--bind-root", "/5", "1:5", "--bind-root", "/6", "1:6", "--bind-root", "/7", "1:7", "--bind-root", "/8", "1:8", "--bind-root", "/9", "1:9", "--", "/usr/bin/bwrap"), true},
+	{"one root too many", W(G, "--bind-root", "/1", "1:1", "--bind-root", "/2", "1:2", "--bind-root", "/3", "1:3", "--bind-root", "/4", "1:4", "--bind-root", "/5", "1:5", "--bind-root", "/6", "1:6", "--bind-root", "/7", "1:7", "--bind-root", "/8", "1:8", "--bind-root", "/9", "1:9", "--bind-root", "/10", "1:10", "--", "/usr/bin/bwrap"), false},
+	{"a root after a protected directory", W(G, "--bind-root", "/ws", "1:2", "--protect", "/c", "--bind-root", "/x", "1:3", "--", "/usr/bin/bwrap"), false},
 };
 
 static int passed, failed;
@@ -40,16 +43,22 @@ static void check(bool ok, const char *what)
 }
 
 /* The encoder's words, decoded again, give the same arguments. */
-static bool round_trip(size_t n_protect)
+static bool round_trip(size_t n_roots, size_t n_protect)
 {
 	static const char *const dirs[SANDY_GUARD_PROTECT_MAX + 1] = {
 		"/a", "/b", "/c", "/d", "/e", "/f", "/g", "/h", "/i", "/j",
 		"/k", "/l", "/m", "/n", "/o", "/p", "/q"};
-	sandy_guard_args in = {.nonce = NONCE, .root = "/ws", .root_id = "3:4"}, out;
+	static const sandy_writable_root roots[SANDY_GUARD_ROOTS_MAX] = {
+		{"/ws", "3:4"}, {"/r1", "5:6"}, {"/r2", "7:8"},
+		{"/r3", "9:1"}, {"/r4", "9:2"}, {"/r5", "9:3"},
+		{"/r6", "9:4"}, {"/r7", "9:5"}, {"/r8", "9:6"}};
+	sandy_guard_args in = {.nonce = NONCE}, out;
 	const char *words[SANDY_GUARD_WORDS_MAX + 2];
 	sandy_error err = {0};
 	size_t n;
 
+	memcpy(in.roots, roots, n_roots * sizeof(*roots));
+	in.n_roots = n_roots;
 	memcpy(in.protect, dirs, n_protect * sizeof(*dirs));
 	in.n_protect = n_protect;
 	n = sandy_guard_words("/launcher", &in, words);
@@ -60,10 +69,13 @@ static bool round_trip(size_t n_protect)
 	if (sandy_guard_from_argv((int)n + 1, (char *const *)words, &out,
 				  &err) != 0)
 		return false;
-	if (strcmp(out.nonce, NONCE) != 0 || strcmp(out.root, "/ws") != 0 ||
-	    strcmp(out.root_id, "3:4") != 0 || out.n_protect != n_protect ||
-	    out.runner != (int)n)
+	if (strcmp(out.nonce, NONCE) != 0 || out.n_roots != n_roots ||
+	    out.n_protect != n_protect || out.runner != (int)n)
 		return false;
+	for (size_t i = 0; i < n_roots; i++)
+		if (strcmp(out.roots[i].path, roots[i].path) != 0 ||
+		    strcmp(out.roots[i].id, roots[i].id) != 0)
+			return false;
 	for (size_t i = 0; i < n_protect; i++)
 		if (strcmp(out.protect[i], dirs[i]) != 0)
 			return false;
@@ -87,16 +99,26 @@ int main(void)
 						   "malformed guard arguments") == 0,
 		      cases[c].name);
 	}
-	check(round_trip(0), "round trip: a root, nothing protected");
-	check(round_trip(SANDY_GUARD_PROTECT_MAX),
-	      "round trip: as many protected directories as allowed");
+	check(round_trip(0, 0), "round trip: no root");
+	check(round_trip(1, 0), "round trip: a root, nothing protected");
+	check(round_trip(SANDY_GUARD_ROOTS_MAX, SANDY_GUARD_PROTECT_MAX),
+	      "round trip: as many roots and protected directories as allowed");
 	{
-		sandy_guard_args g = {.root = "/ws", .root_id = "1:2",
+		sandy_guard_args g = {.roots = {{"/ws", "1:2"}},
+				      .n_roots = 1,
 				      .n_protect = SANDY_GUARD_PROTECT_MAX + 1};
 		const char *words[SANDY_GUARD_WORDS_MAX];
 
 		check(sandy_guard_words("/launcher", &g, words) == 0,
 		      "the encoder refuses one protected directory too many");
+		g.n_protect = 0;
+		g.n_roots = SANDY_GUARD_ROOTS_MAX + 1;
+		check(sandy_guard_words("/launcher", &g, words) == 0,
+		      "the encoder refuses one root too many");
+		g.n_roots = 0;
+		g.n_protect = 1;
+		check(sandy_guard_words("/launcher", &g, words) == 0,
+		      "the encoder refuses a protected directory without a root");
 	}
 	printf("guard_argv: %d passed, %d failed, 0 skipped\n", passed, failed);
 	return failed == 0 ? 0 : 1;
