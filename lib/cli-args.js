@@ -35,7 +35,7 @@ const quotedIn = (err) => /'([^']*)'/.exec(err.message)[1]
 
 // parseArgs' specs from a command's options (which also carry help words).
 function parseOptions (options) {
-  return Object.fromEntries(Object.entries(options).map(([k, o]) => [k, { type: o.type }]))
+  return Object.fromEntries(Object.entries(options).map(([k, o]) => [k, { type: o.type, multiple: o.multiple === true }]))
 }
 
 // A word as a shell would need it typed.
@@ -76,7 +76,7 @@ function parseCommand (name, command, args) {
   }
   const seen = new Set()
   for (const token of parsed.tokens.filter((tk) => tk.kind === OPTION_TOKEN)) {
-    if (seen.has(token.name)) throw new UsageError(`${token.rawName} given twice`)
+    if (seen.has(token.name) && !command.options[token.name].multiple) throw new UsageError(`${token.rawName} given twice`)
     seen.add(token.name)
     if (token.value === '') throw new UsageError(`${token.rawName} needs a non-empty value`)
   }

@@ -17,7 +17,7 @@ const POLICY_EXIT = 1
 // The launcher could not be started: the same status the launcher uses for
 // its own failures before the target runs (csrc/core/protocol.h).
 const START_FAILURE_EXIT = LAUNCHER_EXIT_FAILURE
-const { CONFINED_MODES, UNCONFINED_MODE, BACKENDS: NAMED } = require('./vocabulary')
+const { CONFINED_MODES, UNCONFINED_MODE, BACKENDS: NAMED, LAUNCHER } = require('./vocabulary')
 const BACKENDS = ['auto', ...NAMED]
 // What each backend leaves ungoverned when it reports partial enforcement,
 // said before the command runs (README.md, "Backends and their promises").
@@ -38,15 +38,22 @@ const ABSORBED = ['SIGINT', 'SIGQUIT']
 // flag takes, and the directories the user named.
 function checkRunOptions (opts) {
   if ((opts.policy === undefined) === (opts.mode === undefined)) throw new UsageError('give either --policy FILE.json or --mode MODE')
-  if (opts.policy !== undefined && (opts.root !== undefined || opts.backend !== undefined)) throw new UsageError('--root and --backend go with --mode, not --policy')
+  if (opts.policy !== undefined && (opts.root !== undefined || opts.backend !== undefined || opts['allow-write'] !== undefined)) {
+    throw new UsageError('--root, --backend and --allow-write go with --mode, not --policy (a policy grants its own writes)')
+  }
   if (opts.mode === UNCONFINED_MODE) throw new UsageError(`--mode ${UNCONFINED_MODE} would run the command unconfined: run it without sandy`)
   if (opts.mode !== undefined && !CONFINED_MODES.includes(opts.mode)) throw new UsageError(`--mode must be ${CONFINED_MODES.join(' or ')}, not ${opts.mode}`)
   if (opts.backend !== undefined && !BACKENDS.includes(opts.backend)) throw new UsageError(`--backend must be one of ${BACKENDS.join(', ')}, not ${opts.backend}`)
+  const allowWrite = opts['allow-write'] ?? []
+  if (allowWrite.length > 0 && opts.mode !== 'workspace-write') throw new UsageError(`--allow-write goes with --mode workspace-write, not ${opts.mode}`)
+  if (allowWrite.length > LAUNCHER.writableRootsMax) throw new UsageError(`--allow-write may be given at most ${LAUNCHER.writableRootsMax} times`)
   if (opts.command.length === 0) throw new UsageError(`a command is required after --, as in \`${RUN.example}\``)
   if (opts.command[0] === '') throw new UsageError('the command after -- is an empty word')
   const cwd = opts.cwd === undefined ? currentDir() : directory('--cwd', opts.cwd)
   const root = opts.root === undefined ? undefined : directory('--root', opts.root)
-  return { ...opts, cwd, root }
+  // what the user typed, and where it is
+  const writable = allowWrite.map((typed) => ({ typed, dir: directory('--allow-write', typed) }))
+  return { ...opts, cwd, root, writable }
 }
 
 // At most max bytes of a file, whatever it is (a FIFO, /dev/zero, a file
@@ -122,14 +129,29 @@ function defaultConfine (argv, policy, options) {
   return require('./confine').confinePolicy(argv, policy, options)
 }
 
-// The seam's way: a mode and a workspace root, through the local provider.
+// The seam's way: a mode and a workspace root, through the local provider,
+// with the --allow-write directories as its writable roots. A refused one
+// is named as the user typed it.
 function confineMode (opts) {
-  const { createLocalSandboxProvider } = require('./provider')
-  const provider = createLocalSandboxProvider({ backend: opts.backend ?? 'auto' })
+  const { createLocalSandboxProvider, workspaceWarnings } = require('./provider')
+  const provider = createLocalSandboxProvider({ backend: opts.backend ?? 'auto', writableRoots: opts.writable.map((w) => w.dir) })
   const workspaceRoot = opts.root ?? opts.cwd
-  const confined = provider.confine(opts.command, { mode: opts.mode, workspaceRoot })
+  let confined
+  try {
+    confined = provider.confine(opts.command, { mode: opts.mode, workspaceRoot })
+  } catch (err) {
+    if (err.writableRoot) err.message = `--allow-write ${opts.writable[err.writableRoot.index].typed} ${err.writableRoot.why}`
+    throw err
+  }
   const report = provider.probe(opts.mode === 'workspace-write' ? { workspaceRoot } : undefined)
-  return { confined, backend: report.selected, warnings: report.warnings ?? [] }
+  const warnings = report.warnings ?? []
+  for (const w of opts.writable) {
+    if (workspaceWarnings(w.dir).length > 0) {
+      warnings.push(`sandy-native's own files (its JavaScript and addon) lie inside --allow-write ${w.typed}: ` +
+        'a confined command can change what the next Node process loads from them')
+    }
+  }
+  return { confined, backend: report.selected, warnings }
 }
 
 // A refusal with reasons (SandboxUnavailableError) lists them.
@@ -143,6 +165,7 @@ function announce (opts, { confined, backend }, io) {
   if (opts.verbose) {
     const { VERSION } = require('./cli')
     io.err(`sandy: backend ${backend}, enforcement ${confined.enforcement}, launcher ${confined.argv[0]}, sandy-native ${VERSION}\n`)
+    if ((confined.writableRoots ?? []).length > 0) io.err(`sandy: writable beside the workspace: ${confined.writableRoots.join(', ')}\n`)
   }
   if (confined.enforcement === 'partial') {
     io.err(`sandy: warning: enforcement is partial under the ${backend} backend: ${PARTIAL_GAPS[backend]}\n`)
@@ -184,7 +207,7 @@ async function runParsed (parsed, io, { raise = raiseOnSelf, confine = defaultCo
 
 const RUN = {
   usage: [
-    'sandy run --mode MODE [--root DIR] [--backend NAME] [--cwd DIR] [--verbose] -- CMD [ARGS...]',
+    'sandy run --mode MODE [--root DIR] [--allow-write DIR]... [--backend NAME] [--cwd DIR] [--verbose] -- CMD [ARGS...]',
     'sandy run --policy FILE.json [--cwd DIR] [--verbose] -- CMD [ARGS...]'
   ],
   summary: 'run CMD confined, by a seam mode (the workspace root is --cwd, or ' +
@@ -193,6 +216,7 @@ const RUN = {
   options: {
     mode: { type: 'string', value: 'MODE', help: 'read-only (write nothing but /dev/null) or workspace-write (write the workspace, and a private /tmp but under landlock)' },
     root: { type: 'string', value: 'DIR', help: 'the workspace root of --mode (default: --cwd, else the current directory)' },
+    'allow-write': { type: 'string', multiple: true, value: 'DIR', help: `with --mode workspace-write, DIR is writable too, as a tool's cache (~/.npm); repeatable, at most ${LAUNCHER.writableRootsMax}; not /, /tmp, or one holding the launcher's copy` },
     backend: { type: 'string', value: 'NAME', help: `one of ${BACKENDS.join(', ')} (default: auto, the first usable)` },
     policy: { type: 'string', value: 'FILE', help: 'a Sandy policy document (JSON) instead of a mode' },
     cwd: { type: 'string', value: 'DIR', help: 'the directory CMD starts in (default: the current directory)' },

@@ -11,7 +11,7 @@ const { probe: hostProbe } = require('./probe')
 const { SandboxUnavailableError } = require('./errors')
 const { isWithin } = require('./paths')
 const { newNonce, launcherRules, checkArgv, checkArgvSize } = require('./launcher-protocol')
-const { BACKENDS, CONFINED_MODES, UNCONFINED_MODE, ENFORCEMENTS } = require('./vocabulary')
+const { BACKENDS, CONFINED_MODES, UNCONFINED_MODE, ENFORCEMENTS, LAUNCHER } = require('./vocabulary')
 
 const quoted = (words) => words.map((w) => `'${w}'`).join(' or ')
 
@@ -50,7 +50,7 @@ function isSignature (s) {
   return typeof s === 'string' && s.trim() !== '' && !/[\r\n]/.test(s)
 }
 
-const OPTION_KEYS = Object.freeze(['backend', 'runner'])
+const OPTION_KEYS = Object.freeze(['backend', 'runner', 'writableRoots'])
 const RUNNER_KEYS = Object.freeze(['argv', 'runnerFailureSignatures', 'enforcement', 'denialSignatures'])
 
 // A misspelt key would silently fall back to defaults: refuse it.
@@ -68,7 +68,25 @@ function checkOptions (options) {
     throw new RangeError(`backend must be one of auto, ${BACKENDS.join(', ')}, runner`)
   }
   if (backend === 'runner' && !runner) throw new TypeError("backend 'runner' needs options.runner")
-  return { backend, runner }
+  const writableRoots = checkWritableRoots(options.writableRoots)
+  if (runner && writableRoots.length > 0) throw new TypeError('options.writableRoots cannot go with options.runner, which confines by its own rules')
+  return { backend, runner, writableRoots }
+}
+
+function isPathString (p) {
+  return typeof p === 'string' && p !== '' && !p.includes('\0') && p.isWellFormed()
+}
+
+// The operator's directories writable beside each workspace-write
+// workspace: absolute paths, resolved at each confine.
+function checkWritableRoots (roots) {
+  if (roots === undefined) return []
+  const max = LAUNCHER.writableRootsMax
+  if (!Array.isArray(roots) || roots.length > max) throw new TypeError(`options.writableRoots must be an array of at most ${max} paths`)
+  roots.forEach((r, i) => {
+    if (!isPathString(r) || !path.isAbsolute(r)) throw new TypeError(`options.writableRoots[${i}] must be an absolute path string`)
+  })
+  return Object.freeze([...roots])
 }
 
 // Kernel filesystems, whose files are kernel settings and devices rather
@@ -92,8 +110,27 @@ const KERNEL_FILESYSTEMS = new Set([
 ])
 const KERNEL_TREES = ['/proc', '/sys', '/dev']
 
+// A directory that is to be a workspace or a writable root, resolved once:
+// canonical (bind mounts and Landlock act on the real directory) with the
+// object it names. Throws the error `fail` makes of why, never the path.
+function resolveDirectory (dir, fail) {
+  let root, st, fsType
+  try {
+    root = fs.realpathSync.native(dir)
+    st = fs.statSync(root, { bigint: true })
+    fsType = fs.statfsSync(root).type
+  } catch (err) {
+    throw fail(`cannot be resolved (${err.code})`, err.code)
+  }
+  if (!st.isDirectory()) throw fail('is not a directory')
+  if (KERNEL_TREES.some((tree) => isWithin(tree, root)) || KERNEL_FILESYSTEMS.has(fsType)) {
+    throw fail('lies on a kernel filesystem (/proc, /sys, /dev and the like)')
+  }
+  return { root, rootId: `${st.dev}:${st.ino}` }
+}
+
 // The seam's SandboxPolicy: a confining mode and an existing absolute root,
-// returned canonical (bind mounts and Landlock act on the real directory).
+// returned canonical.
 function checkPolicy (policy) {
   if (policy === null || typeof policy !== 'object') throw new TypeError('policy must be an object')
   const { mode, workspaceRoot } = policy
@@ -101,26 +138,46 @@ function checkPolicy (policy) {
     throw new RangeError(`policy.mode must be ${quoted(CONFINED_MODES)}` +
       (mode === UNCONFINED_MODE ? ` (a '${UNCONFINED_MODE}' caller spawns its argv itself)` : ''))
   }
-  if (typeof workspaceRoot !== 'string' || workspaceRoot === '' || workspaceRoot.includes('\0') ||
-      !workspaceRoot.isWellFormed()) {
-    throw new TypeError('policy.workspaceRoot must be a non-empty path string')
-  }
+  if (!isPathString(workspaceRoot)) throw new TypeError('policy.workspaceRoot must be a non-empty path string')
   if (!path.isAbsolute(workspaceRoot)) throw new TypeError('policy.workspaceRoot must be an absolute path')
-  // One look at the root; a failure names its code, never the path.
-  let root, st, fsType
-  try {
-    root = fs.realpathSync.native(workspaceRoot)
-    st = fs.statSync(root, { bigint: true })
-    fsType = fs.statfsSync(root).type
-  } catch (err) {
-    throw new RangeError(`policy.workspaceRoot cannot be resolved (${err.code})`)
-  }
-  if (!st.isDirectory()) throw new RangeError('policy.workspaceRoot is not a directory')
-  if (KERNEL_TREES.some((tree) => isWithin(tree, root)) || KERNEL_FILESYSTEMS.has(fsType)) {
-    throw new RangeError('policy.workspaceRoot lies on a kernel filesystem (/proc, /sys, /dev and the like)')
-  }
+  const { root, rootId } = resolveDirectory(workspaceRoot, (why) => new RangeError(`policy.workspaceRoot ${why}`))
   if (mode === 'workspace-write' && root === '/') throw new RangeError('a workspace root of / would make everything writable')
-  return { mode, root, rootId: `${st.dev}:${st.ino}` }
+  return { mode, root, rootId }
+}
+
+// Why a writable root may not be one (a RangeError naming its index and
+// carrying { index, why } for the CLI, which names the path).
+function writableRootError (index, why) {
+  return Object.assign(new RangeError(`options.writableRoots[${index}] ${why}`), { writableRoot: { index, why } })
+}
+
+// The sandbox's own temp areas, private to each workspace-write run.
+const PRIVATE_TEMP = ['/tmp', '/dev/shm']
+
+// This call's writable roots beside the workspace, canonical with their
+// objects: none unless workspace-write; one that does not exist (a cache
+// not made yet) is left out, as the facts then show; a duplicate or the
+// workspace itself is given once. Refused: /, the private temp areas, and
+// any directory that holds a launcher copy directory (protect), compared
+// by device and inode: a confined command could change the launcher of a
+// later run there.
+function resolveWritableRoots (roots, { mode, root: workspace }, protect) {
+  if (mode !== 'workspace-write') return []
+  const out = []
+  roots.forEach((dir, i) => {
+    let r
+    try {
+      r = resolveDirectory(dir, (why, code) => Object.assign(writableRootError(i, why), { code }))
+    } catch (err) {
+      if (err.code === 'ENOENT') return
+      throw err
+    }
+    if (r.root === '/') throw writableRootError(i, 'is /, which would make everything writable')
+    if (PRIVATE_TEMP.includes(r.root)) throw writableRootError(i, 'is a temp area the sandbox makes private to each run')
+    if (protect.some((d) => ancestorIds(d).has(r.rootId))) throw writableRootError(i, "holds the launcher's copy (a confined command could change a later run's launcher)")
+    if (r.root !== workspace && !out.some((o) => o.root === r.root)) out.push(r)
+  })
+  return out
 }
 
 // ---- arbitration ------------------------------------------------------------
@@ -188,18 +245,21 @@ function refuseExposure ({ mode, root, rootId }, protect, name) {
   if (why !== null) throw new SandboxUnavailableError(why, { reasons: [`${name}: ${why}`] })
 }
 
-function launcherArgv (launcher, protect, { mode, root, rootId }, argv, landlockOnly, nonce) {
-  return [launcher, ...binding.addon.seamLauncherWords(mode, root, landlockOnly, nonce, protect, rootId), '--', ...argv]
+// The workspace first, then the writable roots, as [path, "dev:ino"].
+const rootPairs = ({ root, rootId }, writable) => [[root, rootId], ...writable.map((w) => [w.root, w.rootId])]
+
+function launcherArgv (launcher, protect, policy, writable, argv, landlockOnly, nonce) {
+  return [launcher, ...binding.addon.seamLauncherWords(policy.mode, rootPairs(policy, writable), landlockOnly, nonce, protect), '--', ...argv]
 }
 
 // bubblewrap comes from a system directory (the probe looks nowhere else),
 // and never from the workspace.
-function bwrapArgv (launcher, protect, report, { mode, root, rootId }, argv, nonce) {
+function bwrapArgv (launcher, protect, report, policy, writable, argv, nonce) {
   const bwrap = report.host.bwrap.path
-  if (isWithin(root, bwrap)) {
-    throw new SandboxUnavailableError('bubblewrap lies inside the workspace', { reasons: ['bwrap: found inside the workspace root'] })
+  if ([policy, ...writable].some((w) => isWithin(w.root, bwrap))) {
+    throw new SandboxUnavailableError('bubblewrap lies inside a writable directory', { reasons: ['bwrap: found inside the workspace root or a writable root'] })
   }
-  return [...binding.addon.bwrapArgv(launcher, nonce, bwrap, mode, root, rootId, protect), ...argv]
+  return [...binding.addon.bwrapArgv(launcher, nonce, bwrap, policy.mode, rootPairs(policy, writable), protect), ...argv]
 }
 
 // The launcher as it is now: verified again at every confine.
@@ -211,11 +271,11 @@ function currentLauncher (name) {
   }
 }
 
-function confineWith (report, runner, policy, argv) {
+function confineWith (report, { runner, writableRoots }, policy, argv) {
   const name = report.selected
   const verdict = report.candidates.find((c) => c.name === name)
   if (name === 'runner') {
-    return { argv: [...runner.argv, ...argv], enforcement: runner.enforcement, denialSignatures: runner.denialSignatures, runnerFailureRules: runner.runnerFailureRules }
+    return { argv: [...runner.argv, ...argv], enforcement: runner.enforcement, denialSignatures: runner.denialSignatures, runnerFailureRules: runner.runnerFailureRules, writableRoots: [] }
   }
   /* c8 ignore next 3 */
   if (name === 'seatbelt') {
@@ -227,9 +287,10 @@ function confineWith (report, runner, policy, argv) {
   // a workspace that exposes one is refused
   const protect = binding.guardedDirs(launcher)
   refuseExposure(policy, protect, name)
+  const writable = resolveWritableRoots(writableRoots, policy, protect)
   const built = name === 'bwrap'
-    ? bwrapArgv(launcher, protect, report, policy, argv, nonce)
-    : launcherArgv(launcher, protect, policy, argv, name === 'landlock', nonce)
+    ? bwrapArgv(launcher, protect, report, policy, writable, argv, nonce)
+    : launcherArgv(launcher, protect, policy, writable, argv, name === 'landlock', nonce)
   // Last line of defence: whatever went wrong above, never hand back an argv
   // that does not start with the runner and wrap the caller's argv.
   const tail = built.slice(built.length - argv.length)
@@ -242,7 +303,7 @@ function confineWith (report, runner, policy, argv) {
   // bwrap keeps its own rule next to that of the launcher guarding it.
   const launcherRule = launcherRules(nonce)
   const rules = name === 'bwrap' ? [...dialect.runnerFailureRules, ...launcherRule] : launcherRule
-  return { argv: built, enforcement: verdict.enforcement, denialSignatures: dialect.denialSignatures, runnerFailureRules: Object.freeze(rules) }
+  return { argv: built, enforcement: verdict.enforcement, denialSignatures: dialect.denialSignatures, runnerFailureRules: Object.freeze(rules), writableRoots: writable.map((w) => w.root) }
 }
 
 // ---- the package inside a workspace ----------------------------------------
@@ -281,8 +342,8 @@ function createLocalSandboxProvider (options = {}) {
     const checked = checkPolicy(policy)
     const r = arbitration()
     if (r.selected === null) throw unavailable(r)
-    const out = confineWith(r, config.runner, checked, argv)
-    return Object.freeze({ ...out, argv: Object.freeze(checkArgvSize([...out.argv], (why) => new RangeError(why))) })
+    const out = confineWith(r, config, checked, argv)
+    return Object.freeze({ ...out, argv: Object.freeze(checkArgvSize([...out.argv], (why) => new RangeError(why))), writableRoots: Object.freeze(out.writableRoots) })
   }
 
   // With { workspaceRoot }, also what a workspace-write run there leaves

@@ -49,7 +49,8 @@ const SCHEMA_VERSION = 1
 
 // The launcher's protocol: its file name, its one fatal line, its exit
 // statuses before the target runs (125) and when the target cannot be
-// executed (126, 127: the shell's), the --nonce digits, its mode words.
+// executed (126, 127: the shell's), the --nonce digits, the writable
+// roots one call carries beside its workspace, its mode words.
 const LAUNCHER = Object.freeze({
   name: 'sandy-launcher',
   fatalPrefix: 'sandy-launcher: fatal: ',
@@ -58,6 +59,7 @@ const LAUNCHER = Object.freeze({
   exitNotFound: 127,
   nonceMinDigits: 16,
   nonceMaxDigits: 64,
+  writableRootsMax: 8,
   policyMagic: '--sandy-policy-v1',
   guardMagic: '--sandy-guard-v1',
   probeMagic: '--sandy-probe-v1'

@@ -258,6 +258,20 @@ export interface LocalSandboxProviderOptions {
   /** Default `'auto'` (`'runner'` when a runner is configured). */
   backend?: ProviderBackend
   runner?: RunnerConfig
+  /**
+   * Absolute directories writable beside the workspace in `workspace-write`
+   * (a tool's cache, such as `~/.npm`); at most 8, resolved at each confine.
+   * One that does not exist then is left out; `/`, `/tmp`, a kernel
+   * filesystem or a directory holding the launcher's copy is refused with a
+   * RangeError. Ignored by `read-only`; not allowed with a runner.
+   */
+  writableRoots?: readonly string[]
+}
+
+/** What the local provider's confine returns. */
+export interface ProviderConfinedArgv extends ConfinedArgv {
+  /** The writable roots this call made writable beside the workspace, canonical (empty in read-only). */
+  writableRoots: readonly string[]
 }
 
 export interface ProviderCandidate {
@@ -283,7 +297,7 @@ export interface ProviderProbeOptions {
 
 export interface SandboxProvider {
   /** Synchronous; throws `SandboxUnavailableError` rather than return the argv unconfined. */
-  confine (argv: readonly string[], policy: SeamSandboxPolicy): ConfinedArgv
+  confine (argv: readonly string[], policy: SeamSandboxPolicy): ProviderConfinedArgv
   probe (options?: ProviderProbeOptions): ProviderProbeReport
 }
 

@@ -2,7 +2,7 @@
 // type is used here, so a declaration that drifts from lib/ breaks the build.
 import sandy = require('sandy-native')
 import type {
-  AccessMode, BackendName, BackendVerdict, ConfinedArgv, ConfinedSandboxMode, NetworkPolicy, PathScope,
+  AccessMode, BackendName, BackendVerdict, ConfinedArgv, ConfinedSandboxMode, ProviderConfinedArgv, NetworkPolicy, PathScope,
   PolicyDocument, PolicyDocumentErrorKind, PolicyPath, ProbeReport, ResolvedDeny, ResolvedPolicy,
   RunnerFailureRule, SandboxEnforcement, SandboxErrorKind, SandboxExecutionPolicy, SandboxMode, SeamSandboxPolicy,
   LocalSandboxProviderOptions, RunnerConfig, ProviderBackend, SandboxProvider, ProviderProbeReport, ProviderCandidate,
@@ -66,6 +66,10 @@ const arbitration: ProviderProbeReport = provider.probe()
 const warned: readonly string[] | undefined = provider.probe({ workspaceRoot: '/srv/project' }).warnings
 const candidate: ProviderCandidate | undefined = arbitration.candidates[0]
 const wrapped: ConfinedArgv = provider.confine(['true'], seam)
+const writer: SandboxProvider = sandy.createLocalSandboxProvider({ writableRoots: ['/home/u/.npm'] })
+const facts: ProviderConfinedArgv = writer.confine(['true'], seam)
+const writable: readonly string[] = facts.writableRoots
+void writable
 const byPolicy: ConfinedArgv = sandy.confinePolicy(['true'], policy, { cwd: '/tmp' })
 const config: SandboxPolicyConfig = { mode: 'read-only' }
 const session: Session = { cwd: '/tmp', sandboxMode: 'workspace-write' }
