@@ -86,7 +86,7 @@ const USAGE = [
   [['run', '--backend', 'nope', '--mode', 'read-only', '--', 'true'], 'sandy run: --backend must be one of auto, sandy, bwrap, landlock, seatbelt, not nope'],
   [['run', '--', 'true'], 'sandy run: give either --policy FILE.json or --mode MODE'],
   [['run', '--policy', '/p.json', '--mode', 'read-only', '--', 'true'], 'sandy run: give either --policy FILE.json or --mode MODE'],
-  [['run', '--policy', '/p.json', '--root', '/', '--', 'true'], 'sandy run: --root and --backend go with --mode, not --policy'],
+  [['run', '--policy', '/p.json', '--root', '/', '--', 'true'], 'sandy run: --root, --backend and --allow-write go with --mode, not --policy (a policy grants its own writes)'],
   [['run', '--mode', 'read-only', '--root', '/no/such/dir', '--', 'true'], 'sandy run: --root /no/such/dir: no such directory (ENOENT)'],
   [['run', '--mode', 'read-only', '--cwd', '/etc/passwd', '--', 'true'], 'sandy run: --cwd /etc/passwd: not a directory']
 ]

@@ -324,7 +324,7 @@ t.test('broken runners are runner failures or SANDBOX_UNAVAILABLE, never an unco
     fs.rmdirSync(gone)
     const r = await run(c.argv, { cwd: dir })
     t.equal(r.code, 125, 'the guard finds the root gone')
-    t.match(r.stderr, /the workspace root changed since confine/)
+    t.match(r.stderr, /a writable root changed since confine/)
     t.equal(classifyExit(c, r).kind, 'runner-failure', r.stderr)
     // bubblewrap's own refusal (here: a bind whose source does not exist)
     const ro = bwrap.confine(cmd, { mode: 'read-only', workspaceRoot: dir })

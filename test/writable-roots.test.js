@@ -190,6 +190,12 @@ t.test('writableRoots: bad options and refused directories', async (t) => {
     t.throws(() => createLocalSandboxProvider({ writableRoots: value }), { name: 'TypeError', message })
   }
   t.throws(() => createLocalSandboxProvider({ runner, writableRoots: ['/x'] }), /cannot go with options.runner/)
+  if (native.includes('bwrap')) {
+    const bwrapDir = path.dirname(sandy.probe().bwrap.path)
+    const p = createLocalSandboxProvider({ backend: 'bwrap', writableRoots: [bwrapDir] })
+    const err = t.throws(() => p.confine(['true'], { mode: 'workspace-write', workspaceRoot: dir }), { code: 'SANDBOX_UNAVAILABLE' })
+    t.match(err.reasons, [/bwrap: found inside the workspace root or a writable root/], 'bubblewrap inside a writable root is refused')
+  }
 
   const ws = fs.mkdtempSync(path.join(dir, 'refused-ws-'))
   const file = path.join(ws, 'file')
