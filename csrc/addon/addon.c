@@ -841,10 +841,11 @@ static napi_value get_abs_path(napi_env env, napi_value v, char **out,
 
 /* The launcher copies' directories (lib/launcher-copy.js): an array of at
  * most DIRS_MAX canonical absolute paths; free with dirs_free() whatever
- * get_dirs() returned. */
+ * get_dirs() returned. (Room for the writable roots' paths too.) */
 #define DIRS_MAX 8
 typedef struct dir_list {
-	char *d[DIRS_MAX];
+	char *d[DIRS_MAX > SANDY_GUARD_ROOTS_MAX ? DIRS_MAX
+						 : SANDY_GUARD_ROOTS_MAX];
 	size_t n;
 } dir_list;
 
@@ -887,17 +888,14 @@ static napi_value get_dirs(napi_env env, napi_value v, dir_list *l)
  * path canonical and absolute; free with roots_free() whatever
  * get_roots() returned. */
 typedef struct root_list {
-	char *path[SANDY_GUARD_ROOTS_MAX];
+	dir_list paths;
 	char id[SANDY_GUARD_ROOTS_MAX][48];
 	sandy_writable_root r[SANDY_GUARD_ROOTS_MAX];
-	size_t n;
 } root_list;
 
 static void roots_free(root_list *l)
 {
-	for (size_t i = 0; i < l->n; i++)
-		free(l->path[i]);
-	l->n = 0;
+	dirs_free(&l->paths);
 }
 
 static napi_value bad_roots(napi_env env)
@@ -926,12 +924,12 @@ static napi_value get_roots(napi_env env, napi_value v, root_list *l)
 		if ((path = get_element(env, e, 0)) == NULL ||
 		    (id = get_element(env, e, 1)) == NULL)
 			return NULL;
-		l->path[l->n] = NULL;
-		if (get_abs_path(env, path, &l->path[l->n++], bad_roots) ==
-			    NULL ||
+		l->paths.d[l->paths.n] = NULL;
+		if (get_abs_path(env, path, &l->paths.d[l->paths.n++],
+				 bad_roots) == NULL ||
 		    get_cstring(env, id, l->id[i], sizeof(l->id[i])) == NULL)
 			return NULL;
-		l->r[i] = (sandy_writable_root){l->path[i], l->id[i]};
+		l->r[i] = (sandy_writable_root){l->paths.d[i], l->id[i]};
 	}
 	return v;
 }
@@ -960,7 +958,7 @@ static napi_value get_mode(napi_env env, napi_value v, sandy_mode *mode)
 static napi_value check_mode_roots(napi_env env, sandy_mode mode,
 				   const root_list *roots)
 {
-	if (mode != SANDY_MODE_WORKSPACE_WRITE && roots->n > 1) {
+	if (mode != SANDY_MODE_WORKSPACE_WRITE && roots->paths.n > 1) {
 		napi_throw_range_error(env, "ESANDYARGS",
 				       "writable roots need workspace-write");
 		return NULL;
@@ -994,7 +992,7 @@ static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 	    get_dirs(env, argv[4], &protect) == NULL)
 		goto done;
 	level = landlock_only ? SANDY_SEAM_LANDLOCK_ONLY : SANDY_SEAM_FULL;
-	if (sandy_seam_policy(mode, level, roots.r, roots.n, &p, &err) != 0) {
+	if (sandy_seam_policy(mode, level, roots.r, roots.paths.n, &p, &err) != 0) {
 		napi_throw_error(env, "ESANDYSEAM", err.message);
 		goto done;
 	}
@@ -1006,7 +1004,7 @@ static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 	}
 	words = sandy_seam_launcher_argv(&p, mode, level,
 					 nonce[0] ? nonce : NULL, roots.r,
-					 roots.n, &n);
+					 roots.paths.n, &n);
 	sandy_policy_free(&p);
 	out = words_to_js(env, words, n);
 done:
@@ -1042,7 +1040,7 @@ static napi_value bwrap_argv(napi_env env, napi_callback_info info)
 		goto done;
 	}
 	c.roots = roots.r;
-	c.n_roots = roots.n;
+	c.n_roots = roots.paths.n;
 	c.protect = (const char *const *)protect.d;
 	c.n_protect = protect.n;
 	words = sandy_bwrap_argv(&c, &n);
