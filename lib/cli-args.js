@@ -15,11 +15,12 @@ const POSITIONAL_TOKEN = 'positional'
 // A mistake in the command line: exit 2, the message names the flag.
 class UsageError extends Error {}
 
-// Words of text in lines of at most width columns (a longer word alone).
+// Words of text (a string, or its words) in lines of at most width
+// columns (a longer word alone).
 function wrap (text, width) {
   const lines = []
   let line = ''
-  for (const word of text.split(/\s+/).filter(Boolean)) {
+  for (const word of Array.isArray(text) ? text : text.split(/\s+/).filter(Boolean)) {
     if (line !== '' && line.length + 1 + word.length > width) {
       lines.push(line)
       line = word

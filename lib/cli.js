@@ -147,7 +147,8 @@ function formatOptions (rows) {
 
 function commandHelp (name) {
   const c = COMMANDS[name]
-  const usage = c.usage.flatMap((u) => wrap(u, WIDTH - 7, 10 + name.length).map((l, i) => (i === 0 ? '  ' : '      ') + l))
+  // an optional part ("[--root DIR]", "[--allow-write DIR]...") is never split
+  const usage = c.usage.flatMap((u) => wrap(u.match(/\[[^\]]*\](?:\.\.\.)?|\S+/g), WIDTH - 7).map((l, i) => (i === 0 ? '  ' : '      ') + l))
   return `Usage:\n${usage.join('\n')}\n\n${wrap(c.summary[0].toUpperCase() + c.summary.slice(1) + '.', WIDTH).join('\n')}\n\n` +
     `Options:\n${formatOptions([...optionRows(c.options), ['--help', `show this help (right after ${name})`]])}\n` +
     `Example:\n  ${c.example}\n`

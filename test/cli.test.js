@@ -44,7 +44,10 @@ t.test('every help text fits 80 columns, and each command has an example', async
   for (const [what, text] of Object.entries(texts)) {
     const long = text.split('\n').filter((l) => l.length > 80)
     t.same(long, [], `${what}: no line over 80 columns`)
+    const usage = text.slice(0, text.indexOf('\n\n')).split('\n')
+    t.same(usage.filter((l) => (l.match(/\[/g) || []).length !== (l.match(/\]/g) || []).length), [], `${what}: no optional part split across usage lines`)
   }
+  t.match(commandHelp('run'), /\[--allow-write DIR\]\.\.\./, 'a repeatable option says so')
   // control: the check sees a long line
   t.ok('x'.repeat(81).split('\n').some((l) => l.length > 80))
   for (const args of [[], ['--help'], ['-h'], ['help'], ['help', 'help']]) {
