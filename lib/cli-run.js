@@ -133,7 +133,7 @@ function defaultConfine (argv, policy, options) {
 // with the --allow-write directories as its writable roots. A refused one
 // is named as the user typed it.
 function confineMode (opts) {
-  const { createLocalSandboxProvider, workspaceWarnings } = require('./provider')
+  const { createLocalSandboxProvider, holdsPackage } = require('./provider')
   const provider = createLocalSandboxProvider({ backend: opts.backend ?? 'auto', writableRoots: opts.writable.map((w) => w.dir) })
   const workspaceRoot = opts.root ?? opts.cwd
   let confined
@@ -145,9 +145,10 @@ function confineMode (opts) {
   }
   const report = provider.probe(opts.mode === 'workspace-write' ? { workspaceRoot } : undefined)
   const warnings = report.warnings ?? []
-  for (const w of opts.writable) {
-    if (workspaceWarnings(w.dir).length > 0) {
-      warnings.push(`sandy-native's own files (its JavaScript and addon) lie inside --allow-write ${w.typed}: ` +
+  // (the writable roots this run really has, as the user typed them)
+  for (const w of opts.writable.filter((w) => confined.writableRoots.includes(fs.realpathSync(w.dir)))) {
+    if (holdsPackage(fs.realpathSync(w.dir))) {
+      warnings.push(`--allow-write ${w.typed} holds sandy-native's own files (its JavaScript and addon) or lies among them: ` +
         'a confined command can change what the next Node process loads from them')
     }
   }

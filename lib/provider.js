@@ -151,8 +151,9 @@ function writableRootError (index, why) {
   return Object.assign(new RangeError(`options.writableRoots[${index}] ${why}`), { writableRoot: { index, why } })
 }
 
-// The sandbox's own temp areas, private to each workspace-write run.
-const PRIVATE_TEMP = ['/tmp', '/dev/shm']
+// The sandbox's own temp area, private to each workspace-write run (/dev/shm
+// lies on a kernel filesystem, refused as such).
+const PRIVATE_TEMP = '/tmp'
 
 // This call's writable roots beside the workspace, canonical with their
 // objects: none unless workspace-write; one that does not exist (a cache
@@ -172,8 +173,9 @@ function resolveWritableRoots (roots, { mode, root: workspace }, protect) {
       if (err.code === 'ENOENT') return
       throw err
     }
+    // by device and inode: a bind mount shows the same directory elsewhere
     if (r.root === '/') throw writableRootError(i, 'is /, which would make everything writable')
-    if (PRIVATE_TEMP.includes(r.root)) throw writableRootError(i, 'is a temp area the sandbox makes private to each run')
+    if (ancestorIds(PRIVATE_TEMP).has(r.rootId)) throw writableRootError(i, 'is a temp area the sandbox makes private to each run')
     if (protect.some((d) => ancestorIds(d).has(r.rootId))) throw writableRootError(i, "holds the launcher's copy (a confined command could change a later run's launcher)")
     if (r.root !== workspace && !out.some((o) => o.root === r.root)) out.push(r)
   })
@@ -256,7 +258,8 @@ function launcherArgv (launcher, protect, policy, writable, argv, landlockOnly, 
 // and never from the workspace.
 function bwrapArgv (launcher, protect, report, policy, writable, argv, nonce) {
   const bwrap = report.host.bwrap.path
-  if ([policy, ...writable].some((w) => isWithin(w.root, bwrap))) {
+  const above = ancestorIds(bwrap)
+  if (isWithin(policy.root, bwrap) || writable.some((w) => above.has(w.rootId))) {
     throw new SandboxUnavailableError('bubblewrap lies inside a writable directory', { reasons: ['bwrap: found inside the workspace root or a writable root'] })
   }
   return [...binding.addon.bwrapArgv(launcher, nonce, bwrap, policy.mode, rootPairs(policy, writable), protect), ...argv]
@@ -328,6 +331,16 @@ function workspaceWarnings (workspaceRoot) {
   return ancestorIds(fs.realpathSync(PACKAGE_ROOT)).has(id) ? [PACKAGE_INSIDE] : []
 }
 
+// Whether a writable root (canonical) holds sandy-native's own files or
+// lies among them (its lib/, its build/): either way a confined command can
+// change what the next Node process loads. By device and inode.
+function holdsPackage (root) {
+  const pkg = fs.statSync(PACKAGE_ROOT, { bigint: true })
+  const rootSt = fs.statSync(root, { bigint: true })
+  return ancestorIds(fs.realpathSync(PACKAGE_ROOT)).has(`${rootSt.dev}:${rootSt.ino}`) ||
+    ancestorIds(root).has(`${pkg.dev}:${pkg.ino}`)
+}
+
 // ---- the provider -----------------------------------------------------------
 
 function createLocalSandboxProvider (options = {}) {
@@ -366,4 +379,4 @@ function createLocalSandboxProvider (options = {}) {
   return Object.freeze({ confine, probe })
 }
 
-module.exports = { createLocalSandboxProvider, workspaceWarnings, CONFINED_MODES }
+module.exports = { createLocalSandboxProvider, workspaceWarnings, holdsPackage, CONFINED_MODES }

@@ -9,14 +9,16 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
+const { spawn, execFileSync } = require('node:child_process')
 const { users, backendsFor, withSanitizerEnv } = require('./helpers/sandbox.js')
+const { UNCOVERED } = require('../scripts/test-verdict.js')
 const sandy = require('..')
 const binding = require('../lib/binding.js')
 const { LAUNCHER } = require('../lib/vocabulary.js')
 
 const { createLocalSandboxProvider, classifyExit } = sandy
-const SANDY = path.join(__dirname, '..', 'bin', 'sandy')
+const PACKAGE = path.join(__dirname, '..')
+const SANDY = path.join(PACKAGE, 'bin', 'sandy')
 const NONCE = 'ab'.repeat(16)
 
 const dir = fs.realpathSync(fs.mkdtempSync('/var/tmp/sandy-wr-'))
@@ -240,6 +242,47 @@ t.test('sandy run --allow-write: usage errors and refusals name what the user ty
     t.equal(r.code, code, `${args.join(' ')}: exit ${code}`)
     t.match(r.stderr, message)
   }
+})
+
+t.test('sandy run --allow-write warns when DIR holds sandy-native\'s own files or lies among them', async (t) => {
+  const user = users()[0]
+  const ws = fs.mkdtempSync(path.join(dir, 'pkg-ws-'))
+  const warning = /^sandy: warning: --allow-write (\S+) holds sandy-native's own files \(its JavaScript and addon\) or lies among them: /m
+  for (const typed of [path.join(PACKAGE, 'lib'), path.join(PACKAGE, 'lib', '..')]) {
+    const r = await cli(user, ['run', '--mode', 'workspace-write', '--allow-write', typed, '--', 'true'], ws)
+    t.equal(r.code, 0, r.stderr)
+    t.equal((warning.exec(r.stderr) || [])[1], typed, `${typed}: warned, as typed`)
+  }
+  for (const typed of [ws, dir]) {
+    const r = await cli(user, ['run', '--mode', 'workspace-write', '--allow-write', typed, '--', 'true'], ws)
+    t.equal(r.code, 0, r.stderr)
+    t.notMatch(r.stderr, warning, `${typed}: no warning (the workspace itself, or a directory apart from the package)`)
+  }
+})
+
+t.test('a bind mount of /tmp or of bubblewrap\'s directory is refused as they are', { skip: process.getuid() !== 0 && `${UNCOVERED} bind mounts as writable roots: this run is not root` }, async (t) => {
+  const ws = fs.mkdtempSync(path.join(dir, 'alias-ws-'))
+  const alias = (source, name) => {
+    const at = path.join(dir, name)
+    fs.mkdirSync(at)
+    execFileSync('mount', ['--bind', source, at])
+    t.teardown(() => execFileSync('umount', [at]))
+    return at
+  }
+  const tmp = alias('/tmp', 'tmp-alias')
+  t.throws(() => createLocalSandboxProvider({ writableRoots: [tmp] }).confine(['true'], { mode: 'workspace-write', workspaceRoot: ws }),
+    { name: 'RangeError', message: /^options\.writableRoots\[0\] is a temp area the sandbox makes private to each run$/ })
+  if (native.includes('bwrap')) {
+    const bin = alias(path.dirname(sandy.probe().bwrap.path), 'bin-alias')
+    const err = t.throws(() => createLocalSandboxProvider({ backend: 'bwrap', writableRoots: [bin] }).confine(['true'], { mode: 'workspace-write', workspaceRoot: ws }),
+      { code: 'SANDBOX_UNAVAILABLE' })
+    t.match(err.reasons, [/bwrap: found inside the workspace root or a writable root/])
+    t.same(createLocalSandboxProvider({ backend: 'sandy', writableRoots: [bin] }).confine(['true'], { mode: 'workspace-write', workspaceRoot: ws }).writableRoots, [bin],
+      'the sandy backend does not run bubblewrap: accepted there')
+  }
+  // control: an ordinary directory beside them is accepted
+  const plain = fs.mkdtempSync(path.join(dir, 'plain-'))
+  t.same(createLocalSandboxProvider({ writableRoots: [plain] }).confine(['true'], { mode: 'workspace-write', workspaceRoot: ws }).writableRoots, [plain])
 })
 
 // The provider refuses these; the launcher and the guard must refuse them
