@@ -9,6 +9,10 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { spawnSync } = require('node:child_process')
 
+// Two fresh builds of the addon and launcher (one cross-compiled): over a
+// minute beside the suite's other heavy files, so more than tap's default.
+t.setTimeout(600000)
+
 const root = path.join(__dirname, '..')
 const pkg = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-prebuild-'))
 t.teardown(() => fs.rmSync(pkg, { recursive: true, force: true }))

@@ -16,6 +16,10 @@ const sandy = require('..')
 const binding = require('../lib/binding.js')
 const { LAUNCHER } = require('../lib/vocabulary.js')
 
+// npm runs on every backend as two users: more than tap's default beside
+// the suite's other heavy files.
+t.setTimeout(600000)
+
 const { createLocalSandboxProvider, classifyExit } = sandy
 const PACKAGE = path.join(__dirname, '..')
 const SANDY = path.join(PACKAGE, 'bin', 'sandy')
