@@ -38,8 +38,38 @@ function matchDenial (signatures, lines) {
   return lines.find((line) => wanted.some((s) => line.toLowerCase().includes(s))) ?? null
 }
 
+// A signature: a non-empty, single-line string with something besides
+// blanks in it (a blank one would be found in every line, and an exit
+// status alone would prove a runner failure).
+function isSignature (s) {
+  return typeof s === 'string' && s.trim() !== '' && !/[\r\n]/.test(s)
+}
+
+const isStringArray = (a) => Array.isArray(a) && a.every((x) => typeof x === 'string')
+
+// A RunnerFailureRule as the seam defines it, wherever it came from.
+function checkRule (rule, i) {
+  const what = `confined.runnerFailureRules[${i}]`
+  if (rule === null || typeof rule !== 'object') throw new TypeError(`${what} must be an object`)
+  const { fatalSignatures, allowedExitCodes, informationalLines } = rule
+  if (!Array.isArray(fatalSignatures) || fatalSignatures.length === 0 || !fatalSignatures.every(isSignature)) {
+    throw new TypeError(`${what}.fatalSignatures must be a non-empty array of non-blank, single-line strings`)
+  }
+  if (allowedExitCodes !== undefined && !(Array.isArray(allowedExitCodes) && allowedExitCodes.every((c) => Number.isInteger(c) && c !== 0))) {
+    throw new TypeError(`${what}.allowedExitCodes must be an array of nonzero integers`)
+  }
+  if (informationalLines !== undefined && !isStringArray(informationalLines)) {
+    throw new TypeError(`${what}.informationalLines must be an array of strings`)
+  }
+}
+
 // -> {kind: 'runner-failure' | 'denied' | 'ordinary', detail?: string}
 function classifyExit (confined, { code = null, signal = null, stderr = '' } = {}) {
+  if (confined === null || typeof confined !== 'object' || !Array.isArray(confined.runnerFailureRules) || !isStringArray(confined.denialSignatures)) {
+    throw new TypeError('confined must be a ConfinedArgv (runnerFailureRules and denialSignatures arrays)')
+  }
+  confined.runnerFailureRules.forEach(checkRule)
+  if (!confined.denialSignatures.every(isSignature)) throw new TypeError('confined.denialSignatures must be non-blank, single-line strings')
   const lines = stderrLines(stderr)
   for (const rule of confined.runnerFailureRules) {
     const line = matchRule(rule, code, lines)
@@ -67,14 +97,18 @@ function usableDirectory (cwd) {
 }
 
 // Only ENOENT/EACCES with Node's own provenance for the provider's argv[0]
-// (syscall `spawn <file>` or `spawnSync <file>`, and path `<file>`) after the cwd is verified
-// usable mean the confined launch could not start; everything else keeps the
-// consumer's ordinary command-start semantics (null).
+// (path exactly `<file>`, syscall `spawn`, `spawnSync`, `spawn <file>` or
+// `spawnSync <file>`) after the cwd is verified usable mean the confined
+// launch could not start; everything else, a bare `spawn` without that
+// exact path among it, keeps the consumer's ordinary command-start
+// semantics (null).
+const SPAWN_SYSCALLS = ['spawn', 'spawnSync']
+
 function classifySpawnError (confined, err, { cwd = currentDir() } = {}) {
   if (!(err instanceof Error)) return null
   if (err.code !== 'ENOENT' && err.code !== 'EACCES') return null
   const file = confined.argv[0]
-  if (err.path !== file || (err.syscall !== `spawn ${file}` && err.syscall !== `spawnSync ${file}`)) return null
+  if (err.path !== file || !SPAWN_SYSCALLS.some((s) => err.syscall === s || err.syscall === `${s} ${file}`)) return null
   if (!usableDirectory(cwd)) return null
   return new SandboxUnavailableError('the sandbox runner could not be started', {
     reasons: [`${err.code}: the sandbox runner is missing or not executable`],
@@ -82,4 +116,4 @@ function classifySpawnError (confined, err, { cwd = currentDir() } = {}) {
   })
 }
 
-module.exports = { classifyExit, classifySpawnError }
+module.exports = { classifyExit, classifySpawnError, isSignature }

@@ -19,6 +19,13 @@ function checkRoot (root, what) {
   return root
 }
 
+// The session's opaque identity: a non-empty string, or none.
+function checkId (id) {
+  if (id === undefined) return undefined
+  if (typeof id !== 'string' || id === '') throw new TypeError('session.id must be a non-empty string')
+  return id
+}
+
 // Filesystem semantics first (the kernel resolves `link/..` through the
 // link's target, where a spawned process really runs), then lexical form.
 function canonicalRoot (root) {
@@ -38,17 +45,23 @@ function createSandboxPolicyService (config = {}) {
     mode: checkMode(config.mode, 'config.mode'),
     workspaceRoot: checkRoot(config.workspaceRoot, 'config.workspaceRoot')
   })
+  // A session without a cwd falls back to the configured root, then the
+  // working directory (seam: "the configured root is the fallback for
+  // agentless calls and sessions without a cwd"); its id, when it has one,
+  // is carried as the policy's sessionId.
   function resolve (request = {}) {
     const session = request.session
+    if (session !== undefined && (session === null || typeof session !== 'object')) {
+      throw new TypeError('request.session must be an object')
+    }
     const explicit = checkMode(request.mode, 'request.mode')
     const sessionMode = session ? checkMode(session.sandboxMode, 'session.sandboxMode') : undefined
-    if (session !== undefined && (session === null || typeof session !== 'object' || session.cwd === undefined)) {
-      throw new TypeError('request.session must be an object with a cwd')
-    }
     const sessionRoot = session ? checkRoot(session.cwd, 'session.cwd') : undefined
+    const sessionId = session ? checkId(session.id) : undefined
     const mode = explicit ?? sessionMode ?? configured.mode ?? 'read-only'
     const root = sessionRoot ?? configured.workspaceRoot ?? currentDir()
-    return Object.freeze({ mode, workspaceRoot: canonicalRoot(root) })
+    const policy = { mode, workspaceRoot: canonicalRoot(root) }
+    return Object.freeze(sessionId === undefined ? policy : { ...policy, sessionId })
   }
   return Object.freeze({ resolve })
 }

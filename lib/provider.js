@@ -9,7 +9,8 @@ const binding = require('./binding')
 const { ancestorIds, exposure } = require('./launcher-copy')
 const { probe: hostProbe } = require('./probe')
 const { SandboxUnavailableError } = require('./errors')
-const { isWithin } = require('./paths')
+const { isWithin, currentDir } = require('./paths')
+const { isSignature } = require('./classify')
 const { newNonce, launcherRules, checkArgv, checkArgvSize } = require('./launcher-protocol')
 const { BACKENDS, CONFINED_MODES, UNCONFINED_MODE, ENFORCEMENTS, LAUNCHER } = require('./vocabulary')
 
@@ -25,7 +26,7 @@ function checkRunner (runner) {
   if (!Array.isArray(argv) || argv.length === 0 || !argv.every(isArgWord)) {
     throw new TypeError('runner.argv must be a non-empty array of strings without NUL bytes')
   }
-  if (!path.isAbsolute(argv[0])) throw new TypeError('runner.argv[0] must be an absolute path')
+  if (argv[0] === '') throw new TypeError('runner.argv[0] must name a program')
   if (!Array.isArray(runnerFailureSignatures) || runnerFailureSignatures.length === 0 ||
       !runnerFailureSignatures.every(isSignature)) {
     throw new TypeError('runner.runnerFailureSignatures must be a non-empty array of non-empty, single-line strings')
@@ -35,19 +36,57 @@ function checkRunner (runner) {
   }
   if (!ENFORCEMENTS.includes(enforcement)) throw new TypeError(`runner.enforcement must be ${quoted(ENFORCEMENTS)}`)
   return Object.freeze({
-    argv: Object.freeze([...argv]),
+    argv: Object.freeze([resolveRunner(argv[0]), ...argv.slice(1)]),
     enforcement,
     denialSignatures: Object.freeze([...denialSignatures]),
     runnerFailureRules: Object.freeze([Object.freeze({ fatalSignatures: Object.freeze([...runnerFailureSignatures]) })])
   })
 }
 
-function isArgWord (w) {
-  return typeof w === 'string' && !w.includes('\0')
+// The runner's program, fixed when the provider is created, never looked
+// up again at spawn through a PATH or working directory a confined command
+// could have changed: a bare name is looked up on PATH (its absolute
+// entries) once, a relative path is resolved against the working
+// directory. One that cannot be found is kept as written: its spawn then
+// fails with ENOENT, which classifySpawnError reports as the runner
+// failing to start (confineWith refuses it once it can be found).
+function resolveRunner (file) {
+  if (path.isAbsolute(file)) return file
+  if (file.includes('/')) return path.resolve(currentDir(), file)
+  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d))) {
+    const candidate = path.join(dir, file)
+    try {
+      if (fs.statSync(candidate).isFile()) {
+        fs.accessSync(candidate, fs.constants.X_OK)
+        return candidate
+      }
+    } catch {}
+  }
+  return file
 }
 
-function isSignature (s) {
-  return typeof s === 'string' && s.trim() !== '' && !/[\r\n]/.test(s)
+// A runner a confined command could have written is refused: one inside
+// the writable workspace (its path or its target, by device and inode,
+// never by path), or a bare name not found when the provider was created
+// that can be found now (something put it on PATH since).
+function refuseRunner (file, { mode, rootId }) {
+  const refuse = (why) => new SandboxUnavailableError(`the runner ${why}`, { reasons: [`runner: ${why}`] })
+  if (!path.isAbsolute(file)) {
+    if (resolveRunner(file) !== file) throw refuse('was not on PATH when the provider was created and is now')
+    return
+  }
+  if (mode !== 'workspace-write') return
+  let ids
+  try {
+    ids = [...ancestorIds(file), ...ancestorIds(fs.realpathSync(file))]
+  } catch {
+    return // missing: its spawn fails with ENOENT
+  }
+  if (ids.includes(rootId)) throw refuse('lies inside the writable workspace')
+}
+
+function isArgWord (w) {
+  return typeof w === 'string' && !w.includes('\0')
 }
 
 const OPTION_KEYS = Object.freeze(['backend', 'runner', 'writableRoots'])
@@ -278,6 +317,7 @@ function confineWith (report, { runner, writableRoots }, policy, argv) {
   const name = report.selected
   const verdict = report.candidates.find((c) => c.name === name)
   if (name === 'runner') {
+    refuseRunner(runner.argv[0], policy)
     return { argv: [...runner.argv, ...argv], enforcement: runner.enforcement, denialSignatures: runner.denialSignatures, runnerFailureRules: runner.runnerFailureRules, writableRoots: [] }
   }
   /* c8 ignore next 3 */

@@ -96,10 +96,53 @@ t.test('everything else keeps ordinary command-start semantics', async (t) => {
   t.equal(classifySpawnError({ ...c, argv: ['/other'] }, enoent, { cwd: dir }), null, 'another argv[0]')
   const bare = Object.assign(new Error('spawn ENOENT'), { code: 'ENOENT', syscall: 'spawn' })
   t.equal(classifySpawnError(c, bare, { cwd: dir }), null, 'bare syscall spawn without a path')
+  const elsewhere = Object.assign(new Error('spawn ENOENT'), { code: 'ENOENT', syscall: 'spawn', path: '/other' })
+  t.equal(classifySpawnError(c, elsewhere, { cwd: dir }), null, 'bare syscall spawn with another path')
+  const other = Object.assign(new Error('x'), { code: 'ENOENT', syscall: 'open', path: missing })
+  t.equal(classifySpawnError(c, other, { cwd: dir }), null, 'an unrelated syscall with the exact path')
   const emfile = Object.assign(new Error('x'), { code: 'EMFILE', syscall: `spawn ${missing}`, path: missing })
   t.equal(classifySpawnError(c, emfile, { cwd: dir }), null, 'resource failure')
   t.equal(classifySpawnError(c, { code: 'ENOENT' }, { cwd: dir }), null, 'not an Error')
   t.ok(classifySpawnError(c, enoent) instanceof SandboxUnavailableError, 'the default cwd is process.cwd(), which is usable')
+})
+
+t.test('a bare spawn syscall with the exact path of argv[0] is the runner failing to start', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-classify-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const missing = path.join(dir, 'missing-runner')
+  const c = { ...confined, argv: [missing] }
+  for (const syscall of ['spawn', 'spawnSync']) {
+    for (const code of ['ENOENT', 'EACCES']) {
+      const err = Object.assign(new Error(`${syscall} ${code}`), { code, syscall, path: missing })
+      const verdict = classifySpawnError(c, err, { cwd: dir })
+      t.ok(verdict instanceof SandboxUnavailableError, `${syscall} ${code} with path ${missing}`)
+      t.equal(verdict.cause, err)
+    }
+  }
+})
+
+t.test('classifyExit validates the rules it is given: a blank signature cannot match every line', async (t) => {
+  const line = { code: 1, stderr: 'any line at all\n' }
+  for (const [rules, message] of [
+    [[{ fatalSignatures: [''] }], /runnerFailureRules\[0\]\.fatalSignatures must be a non-empty array of non-blank, single-line strings/],
+    [[{ fatalSignatures: ['  '] }], /fatalSignatures/],
+    [[{ fatalSignatures: ['a\nb'] }], /fatalSignatures/],
+    [[{ fatalSignatures: [] }], /fatalSignatures/],
+    [[{ fatalSignatures: 'x' }], /fatalSignatures/],
+    [[{ fatalSignatures: ['ok'] }, { fatalSignatures: [' '] }], /runnerFailureRules\[1\]/],
+    [[{ fatalSignatures: ['x'], allowedExitCodes: [0] }], /allowedExitCodes must be an array of nonzero integers/],
+    [[{ fatalSignatures: ['x'], allowedExitCodes: 125 }], /allowedExitCodes/],
+    [[{ fatalSignatures: ['x'], informationalLines: [1] }], /informationalLines must be an array of strings/],
+    [[null], /runnerFailureRules\[0\] must be an object/]
+  ]) {
+    t.throws(() => classifyExit({ ...confined, runnerFailureRules: rules }, line), { name: 'TypeError', message })
+  }
+  t.throws(() => classifyExit({ ...confined, denialSignatures: [''] }, line), /denialSignatures must be non-blank/)
+  t.throws(() => classifyExit(null, line), /confined must be a ConfinedArgv/)
+  t.throws(() => classifyExit({ argv: ['x'] }, line), /confined must be a ConfinedArgv/)
+  t.throws(() => classifyExit({ ...confined, denialSignatures: [1] }, line), /confined must be a ConfinedArgv/)
+  // control: the same run with a real signature is ordinary
+  t.equal(classifyExit({ ...confined, runnerFailureRules: [{ fatalSignatures: ['runner: fatal'] }] }, line).kind, 'ordinary')
 })
 
 t.test('the synchronous spawn APIs have the same provenance', async (t) => {

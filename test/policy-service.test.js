@@ -16,6 +16,21 @@ fs.mkdirSync(configDir)
 fs.mkdirSync(target, { recursive: true })
 fs.symlinkSync(target, path.join(dir, 'link'))
 
+t.test('a session without a cwd falls back to the configured root, then the working directory', async (t) => {
+  t.same(createSandboxPolicyService({ workspaceRoot: configDir }).resolve({ session: {} }), { mode: 'read-only', workspaceRoot: configDir })
+  t.same(createSandboxPolicyService().resolve({ session: { sandboxMode: 'workspace-write' } }), { mode: 'workspace-write', workspaceRoot: fs.realpathSync(process.cwd()) })
+})
+
+t.test('the session\'s id is carried as the policy\'s sessionId', async (t) => {
+  const svc = createSandboxPolicyService({ workspaceRoot: configDir })
+  const r = svc.resolve({ session: { cwd: sessionDir, id: 'session-1' } })
+  t.same(r, { mode: 'read-only', workspaceRoot: sessionDir, sessionId: 'session-1' })
+  t.ok(Object.isFrozen(r))
+  t.same(svc.resolve({ session: { id: 'session-2' } }), { mode: 'read-only', workspaceRoot: configDir, sessionId: 'session-2' }, 'without a cwd too')
+  t.notOk('sessionId' in svc.resolve({ session: { cwd: sessionDir } }), 'none without an id')
+  t.notOk('sessionId' in svc.resolve(), 'none without a session')
+})
+
 t.test('explicit mode outranks the session, which outranks configuration', async (t) => {
   const svc = createSandboxPolicyService({ mode: 'workspace-write', workspaceRoot: configDir })
   const session = { cwd: sessionDir, sandboxMode: 'read-only' }
@@ -51,7 +66,9 @@ t.test('bad input is a clear error', async (t) => {
   t.throws(() => svc.resolve({ mode: 'nope' }), RangeError)
   t.throws(() => svc.resolve({ session: { cwd: sessionDir, sandboxMode: 'x' } }), RangeError)
   t.throws(() => svc.resolve({ session: { cwd: 'rel' } }), TypeError)
-  t.throws(() => svc.resolve({ session: {} }), { name: 'TypeError', message: /session must be an object with a cwd/ })
+  t.throws(() => svc.resolve({ session: 'x' }), { name: 'TypeError', message: /request.session must be an object/ })
+  t.throws(() => svc.resolve({ session: { cwd: sessionDir, id: 7 } }), { name: 'TypeError', message: /session.id must be a non-empty string/ })
+  t.throws(() => svc.resolve({ session: { cwd: sessionDir, id: '' } }), TypeError)
   t.throws(() => svc.resolve({ session: null }), TypeError)
   t.throws(() => svc.resolve({ session: { cwd: path.join(dir, 'missing') } }), { name: 'RangeError', message: /ENOENT/ })
   fs.writeFileSync(path.join(dir, 'file'), '')

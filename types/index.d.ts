@@ -33,6 +33,8 @@ export interface SandboxExecutionPolicy {
   mode: SandboxMode
   /** Absolute root directory `workspace-write` may write under. */
   workspaceRoot: string
+  /** The calling session's opaque identity, when it has one; providers here keep no per-session state. */
+  sessionId?: string
 }
 
 /**
@@ -307,9 +309,11 @@ export declare function createLocalSandboxProvider (options?: LocalSandboxProvid
 
 /** The part of a session the policy service reads. */
 export interface Session {
-  /** The session's immutable working directory: its workspace boundary. */
-  cwd: string
+  /** The session's immutable working directory: its workspace boundary; without one, the configured root (then `process.cwd()`). */
+  cwd?: string
   sandboxMode?: SandboxMode
+  /** Carried as the resolved policy's `sessionId`. */
+  id?: string
 }
 
 /** Inputs that select the sandbox policy for one capability call. */

@@ -73,6 +73,9 @@ void writable
 const byPolicy: ConfinedArgv = sandy.confinePolicy(['true'], policy, { cwd: '/tmp' })
 const config: SandboxPolicyConfig = { mode: 'read-only' }
 const session: Session = { cwd: '/tmp', sandboxMode: 'workspace-write' }
+const agentless: Session = { id: 'session-1' }
+const carried: string | undefined = sandy.createSandboxPolicyService().resolve({ session: agentless }).sessionId
+void carried
 const request: SandboxPolicyRequest = { session, mode: 'read-only' }
 const service: SandboxPolicyService = sandy.createSandboxPolicyService(config)
 const chosen: SandboxExecutionPolicy = service.resolve(request)
