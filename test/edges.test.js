@@ -42,7 +42,7 @@ t.test('bubblewrap inside the workspace is refused', async (t) => {
   const provider = sandy.createLocalSandboxProvider({ backend: 'bwrap' })
   const bwrapDir = path.dirname(sandy.probe().bwrap.path)
   t.throws(() => provider.confine(['true'], { mode: 'workspace-write', workspaceRoot: bwrapDir }),
-    { code: 'SANDBOX_UNAVAILABLE', message: /inside the workspace/ })
+    { code: 'SANDBOX_UNAVAILABLE', message: /bubblewrap lies inside a writable directory/ })
 })
 
 t.test('Buffer cwd and stderr inputs', async (t) => {
