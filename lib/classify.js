@@ -14,7 +14,7 @@ function stderrLines (stderr) {
 }
 
 function isFailureExit (code) {
-  return typeof code === 'number' && code !== 0
+  return code !== null && code !== 0
 }
 
 // One rule: nonzero exit, the optional exit-code gate, informational lines
@@ -35,7 +35,10 @@ function matchRule (rule, code, lines) {
 
 function matchDenial (signatures, lines) {
   const wanted = signatures.map((s) => s.toLowerCase())
-  return lines.find((line) => wanted.some((s) => line.toLowerCase().includes(s))) ?? null
+  return lines.find((line) => {
+    const lower = line.toLowerCase()
+    return wanted.some((s) => lower.includes(s))
+  }) ?? null
 }
 
 // A signature: a non-empty, single-line string with something besides
@@ -47,11 +50,15 @@ function isSignature (s) {
 
 const isStringArray = (a) => Array.isArray(a) && a.every((x) => typeof x === 'string')
 
-// A RunnerFailureRule as the seam defines it, wherever it came from.
+// A RunnerFailureRule as the seam defines it, wherever it came from,
+// copied once (a getter cannot pass the check and then answer otherwise).
 function checkRule (rule, i) {
   const what = `confined.runnerFailureRules[${i}]`
   if (rule === null || typeof rule !== 'object') throw new TypeError(`${what} must be an object`)
-  const { fatalSignatures, allowedExitCodes, informationalLines } = rule
+  const copy = (v) => (Array.isArray(v) ? [...v] : v)
+  const fatalSignatures = copy(rule.fatalSignatures)
+  const allowedExitCodes = copy(rule.allowedExitCodes)
+  const informationalLines = copy(rule.informationalLines)
   if (!Array.isArray(fatalSignatures) || fatalSignatures.length === 0 || !fatalSignatures.every(isSignature)) {
     throw new TypeError(`${what}.fatalSignatures must be a non-empty array of non-blank, single-line strings`)
   }
@@ -61,23 +68,28 @@ function checkRule (rule, i) {
   if (informationalLines !== undefined && !isStringArray(informationalLines)) {
     throw new TypeError(`${what}.informationalLines must be an array of strings`)
   }
+  return { fatalSignatures, allowedExitCodes, informationalLines }
 }
 
 // -> {kind: 'runner-failure' | 'denied' | 'ordinary', detail?: string}
 function classifyExit (confined, { code = null, signal = null, stderr = '' } = {}) {
-  if (confined === null || typeof confined !== 'object' || !Array.isArray(confined.runnerFailureRules) || !isStringArray(confined.denialSignatures)) {
+  // each read once, and copied
+  const given = confined !== null && typeof confined === 'object' ? [confined.runnerFailureRules, confined.denialSignatures] : []
+  const [rules, denials] = given.map((v) => (Array.isArray(v) ? [...v] : null))
+  if (!rules || !denials || !isStringArray(denials)) {
     throw new TypeError('confined must be a ConfinedArgv (runnerFailureRules and denialSignatures arrays)')
   }
-  confined.runnerFailureRules.forEach(checkRule)
-  if (!confined.denialSignatures.every(isSignature)) throw new TypeError('confined.denialSignatures must be non-blank, single-line strings')
+  const checked = rules.map(checkRule)
+  if (!denials.every(isSignature)) throw new TypeError('confined.denialSignatures must be non-blank, single-line strings')
+  if (code !== null && !Number.isInteger(code)) throw new TypeError('code must be an integer or null')
   const lines = stderrLines(stderr)
-  for (const rule of confined.runnerFailureRules) {
+  for (const rule of checked) {
     const line = matchRule(rule, code, lines)
     if (line !== null) return Object.freeze({ kind: 'runner-failure', detail: line })
   }
   // A run ended by a signal, or a success, is never a denial.
   if (signal === null && isFailureExit(code)) {
-    const line = matchDenial(confined.denialSignatures, lines)
+    const line = matchDenial(denials, lines)
     if (line !== null) return Object.freeze({ kind: 'denied', detail: line })
   }
   return Object.freeze({ kind: 'ordinary' })

@@ -5,6 +5,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { SANDBOX_MODES } = require('./vocabulary')
 const { currentDir } = require('./paths')
+const { own } = require('./own')
 
 function checkMode (mode, what) {
   if (mode === undefined) return undefined
@@ -42,22 +43,22 @@ function canonicalRoot (root) {
 
 function createSandboxPolicyService (config = {}) {
   const configured = Object.freeze({
-    mode: checkMode(config.mode, 'config.mode'),
-    workspaceRoot: checkRoot(config.workspaceRoot, 'config.workspaceRoot')
+    mode: checkMode(own(config, 'mode'), 'config.mode'),
+    workspaceRoot: checkRoot(own(config, 'workspaceRoot'), 'config.workspaceRoot')
   })
   // A session without a cwd falls back to the configured root, then the
   // working directory (seam: "the configured root is the fallback for
   // agentless calls and sessions without a cwd"); its id, when it has one,
   // is carried as the policy's sessionId.
   function resolve (request = {}) {
-    const session = request.session
+    const session = own(request, 'session')
     if (session !== undefined && (session === null || typeof session !== 'object')) {
       throw new TypeError('request.session must be an object')
     }
-    const explicit = checkMode(request.mode, 'request.mode')
-    const sessionMode = session ? checkMode(session.sandboxMode, 'session.sandboxMode') : undefined
-    const sessionRoot = session ? checkRoot(session.cwd, 'session.cwd') : undefined
-    const sessionId = session ? checkId(session.id) : undefined
+    const explicit = checkMode(own(request, 'mode'), 'request.mode')
+    const sessionMode = session ? checkMode(own(session, 'sandboxMode'), 'session.sandboxMode') : undefined
+    const sessionRoot = session ? checkRoot(own(session, 'cwd'), 'session.cwd') : undefined
+    const sessionId = session ? checkId(own(session, 'id')) : undefined
     const mode = explicit ?? sessionMode ?? configured.mode ?? 'read-only'
     const root = sessionRoot ?? configured.workspaceRoot ?? currentDir()
     const policy = { mode, workspaceRoot: canonicalRoot(root) }

@@ -9,105 +9,28 @@ const binding = require('./binding')
 const { ancestorIds, exposure } = require('./launcher-copy')
 const { probe: hostProbe } = require('./probe')
 const { SandboxUnavailableError } = require('./errors')
-const { isWithin, currentDir } = require('./paths')
-const { isSignature } = require('./classify')
+const { isWithin } = require('./paths')
+const { own, ownOptions } = require('./own')
+const { checkRunner, refuseRunner } = require('./runner')
 const { newNonce, launcherRules, checkArgv, checkArgvSize } = require('./launcher-protocol')
-const { BACKENDS, CONFINED_MODES, UNCONFINED_MODE, ENFORCEMENTS, LAUNCHER } = require('./vocabulary')
+const { BACKENDS, CONFINED_MODES, UNCONFINED_MODE, LAUNCHER } = require('./vocabulary')
 
 const quoted = (words) => words.map((w) => `'${w}'`).join(' or ')
 
 // ---- argument checks --------------------------------------------------------
 
-function checkRunner (runner) {
-  if (runner === undefined) return undefined
-  if (runner === null || typeof runner !== 'object') throw new TypeError('runner must be an object')
-  checkKeys(runner, RUNNER_KEYS, 'runner')
-  const { argv, runnerFailureSignatures, enforcement, denialSignatures = [] } = runner
-  if (!Array.isArray(argv) || argv.length === 0 || !argv.every(isArgWord)) {
-    throw new TypeError('runner.argv must be a non-empty array of strings without NUL bytes')
-  }
-  if (argv[0] === '') throw new TypeError('runner.argv[0] must name a program')
-  if (!Array.isArray(runnerFailureSignatures) || runnerFailureSignatures.length === 0 ||
-      !runnerFailureSignatures.every(isSignature)) {
-    throw new TypeError('runner.runnerFailureSignatures must be a non-empty array of non-empty, single-line strings')
-  }
-  if (!Array.isArray(denialSignatures) || !denialSignatures.every(isSignature)) {
-    throw new TypeError('runner.denialSignatures must be an array of non-empty, single-line strings')
-  }
-  if (!ENFORCEMENTS.includes(enforcement)) throw new TypeError(`runner.enforcement must be ${quoted(ENFORCEMENTS)}`)
-  return Object.freeze({
-    argv: Object.freeze([resolveRunner(argv[0]), ...argv.slice(1)]),
-    enforcement,
-    denialSignatures: Object.freeze([...denialSignatures]),
-    runnerFailureRules: Object.freeze([Object.freeze({ fatalSignatures: Object.freeze([...runnerFailureSignatures]) })])
-  })
-}
-
-// The runner's program, fixed when the provider is created, never looked
-// up again at spawn through a PATH or working directory a confined command
-// could have changed: a bare name is looked up on PATH (its absolute
-// entries) once, a relative path is resolved against the working
-// directory. One that cannot be found is kept as written: its spawn then
-// fails with ENOENT, which classifySpawnError reports as the runner
-// failing to start (confineWith refuses it once it can be found).
-function resolveRunner (file) {
-  if (path.isAbsolute(file)) return file
-  if (file.includes('/')) return path.resolve(currentDir(), file)
-  for (const dir of (process.env.PATH ?? '').split(path.delimiter).filter((d) => path.isAbsolute(d))) {
-    const candidate = path.join(dir, file)
-    try {
-      if (fs.statSync(candidate).isFile()) {
-        fs.accessSync(candidate, fs.constants.X_OK)
-        return candidate
-      }
-    } catch {}
-  }
-  return file
-}
-
-// A runner a confined command could have written is refused: one inside
-// the writable workspace (its path or its target, by device and inode,
-// never by path), or a bare name not found when the provider was created
-// that can be found now (something put it on PATH since).
-function refuseRunner (file, { mode, rootId }) {
-  const refuse = (why) => new SandboxUnavailableError(`the runner ${why}`, { reasons: [`runner: ${why}`] })
-  if (!path.isAbsolute(file)) {
-    if (resolveRunner(file) !== file) throw refuse('was not on PATH when the provider was created and is now')
-    return
-  }
-  if (mode !== 'workspace-write') return
-  let ids
-  try {
-    ids = [...ancestorIds(file), ...ancestorIds(fs.realpathSync(file))]
-  } catch {
-    return // missing: its spawn fails with ENOENT
-  }
-  if (ids.includes(rootId)) throw refuse('lies inside the writable workspace')
-}
-
-function isArgWord (w) {
-  return typeof w === 'string' && !w.includes('\0')
-}
-
 const OPTION_KEYS = Object.freeze(['backend', 'runner', 'writableRoots'])
-const RUNNER_KEYS = Object.freeze(['argv', 'runnerFailureSignatures', 'enforcement', 'denialSignatures'])
-
-// A misspelt key would silently fall back to defaults: refuse it.
-function checkKeys (object, known, what) {
-  const unknown = Object.keys(object).find((k) => !known.includes(k))
-  if (unknown !== undefined) throw new TypeError(`${what}: unknown key ${JSON.stringify(unknown)}`)
-}
 
 function checkOptions (options) {
   if (options === null || typeof options !== 'object') throw new TypeError('options must be an object')
-  checkKeys(options, OPTION_KEYS, 'options')
-  const runner = checkRunner(options.runner)
-  const backend = options.backend ?? (runner ? 'runner' : 'auto')
+  const given = ownOptions(options, OPTION_KEYS, 'options')
+  const runner = checkRunner(given.runner)
+  const backend = given.backend ?? (runner ? 'runner' : 'auto')
   if (backend !== 'auto' && backend !== 'runner' && !BACKENDS.includes(backend)) {
     throw new RangeError(`backend must be one of auto, ${BACKENDS.join(', ')}, runner`)
   }
   if (backend === 'runner' && !runner) throw new TypeError("backend 'runner' needs options.runner")
-  const writableRoots = checkWritableRoots(options.writableRoots)
+  const writableRoots = checkWritableRoots(given.writableRoots)
   if (runner && writableRoots.length > 0) throw new TypeError('options.writableRoots cannot go with options.runner, which confines by its own rules')
   return { backend, runner, writableRoots }
 }
@@ -172,7 +95,8 @@ function resolveDirectory (dir, fail) {
 // returned canonical.
 function checkPolicy (policy) {
   if (policy === null || typeof policy !== 'object') throw new TypeError('policy must be an object')
-  const { mode, workspaceRoot } = policy
+  const mode = own(policy, 'mode')
+  const workspaceRoot = own(policy, 'workspaceRoot')
   if (!CONFINED_MODES.includes(mode)) {
     throw new RangeError(`policy.mode must be ${quoted(CONFINED_MODES)}` +
       (mode === UNCONFINED_MODE ? ` (a '${UNCONFINED_MODE}' caller spawns its argv itself)` : ''))
@@ -406,8 +330,7 @@ function createLocalSandboxProvider (options = {}) {
     const report = { requested: r.requested, selected: r.selected, candidates: r.candidates }
     if (options !== undefined) {
       if (options === null || typeof options !== 'object') throw new TypeError('options must be an object')
-      checkKeys(options, ['workspaceRoot'], 'options')
-      const { workspaceRoot } = options
+      const { workspaceRoot } = ownOptions(options, ['workspaceRoot'], 'options')
       if (typeof workspaceRoot !== 'string' || !path.isAbsolute(workspaceRoot) || workspaceRoot.includes('\0')) {
         throw new TypeError('options.workspaceRoot must be an absolute path')
       }

@@ -141,6 +141,14 @@ t.test('classifyExit validates the rules it is given: a blank signature cannot m
   t.throws(() => classifyExit(null, line), /confined must be a ConfinedArgv/)
   t.throws(() => classifyExit({ argv: ['x'] }, line), /confined must be a ConfinedArgv/)
   t.throws(() => classifyExit({ ...confined, denialSignatures: [1] }, line), /confined must be a ConfinedArgv/)
+  for (const code of ['1', 0.5, NaN, 1n]) {
+    t.throws(() => classifyExit(confined, { code, stderr: 'runner: fatal: x' }), { name: 'TypeError', message: /code must be an integer or null/ }, `code ${String(code)}`)
+  }
+  // a rule is read once: a getter cannot pass the check and then answer a blank
+  let reads = 0
+  const sly = { get fatalSignatures () { return reads++ === 0 ? ['runner: fatal'] : [''] } }
+  t.equal(classifyExit({ ...confined, runnerFailureRules: [sly] }, line).kind, 'ordinary', 'checked and matched as first read')
+  t.equal(reads, 1)
   // control: the same run with a real signature is ordinary
   t.equal(classifyExit({ ...confined, runnerFailureRules: [{ fatalSignatures: ['runner: fatal'] }] }, line).kind, 'ordinary')
 })

@@ -10,7 +10,8 @@ const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
+const { spawn, execFileSync } = require('node:child_process')
+const { UNCOVERED } = require('../scripts/test-verdict.js')
 const { createLocalSandboxProvider, classifySpawnError, classifyExit, SandboxUnavailableError } = require('..')
 
 const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-runner-')))
@@ -83,22 +84,34 @@ t.test('a relative path is resolved against the working directory at creation', 
     path.resolve('bin/../rel/bin/fake-runner'), 'a path with a slash is never looked up on PATH')
 })
 
-t.test('a name that cannot be found is kept, and its spawn is the runner failing to start', async (t) => {
+t.test('a name that cannot be found points where nothing can be: its spawn is the runner failing to start', async (t) => {
   const name = `sandy-no-such-runner-${process.pid}`
-  const provider = withPath('/usr/bin:/bin', () => createLocalSandboxProvider(config(name)))
-  const c = provider.confine(['true'], request('read-only'))
-  t.equal(c.argv[0], name)
+  // a PATH with an empty and a relative entry, and the name planted in the
+  // workspace, where a spawn's own lookup would find it
+  runnerAt(path.join(ws, name))
+  runnerAt(path.join(ws, 'bin', name))
+  const provider = withPath('/usr/bin::bin:.:/bin:', () => createLocalSandboxProvider(config(name)))
+  const c = provider.confine(['true'], request('workspace-write'))
+  t.equal(c.argv[0], `/proc/sandy-native-runner-not-found/${name}`, 'never the bare name')
   const r = await run(c.argv, ws)
-  t.equal(r.error.code, 'ENOENT')
+  t.equal(r.error.code, 'ENOENT', 'the planted files do not run')
   const verdict = classifySpawnError(c, r.error, { cwd: ws })
   t.ok(verdict instanceof SandboxUnavailableError, 'SANDBOX_UNAVAILABLE, not an ordinary failure')
   t.equal(verdict.cause, r.error)
-  t.equal(withPath(undefined, () => createLocalSandboxProvider(config(name))).confine(['true'], request('read-only')).argv[0], name, 'no PATH: kept too')
-  // once something puts it on PATH, a later confine refuses
+  t.equal(withPath(undefined, () => createLocalSandboxProvider(config(name))).confine(['true'], request('read-only')).argv[0],
+    `/proc/sandy-native-runner-not-found/${name}`, 'no PATH: the same')
+  // control: the same bare spawn, with no provider, runs the planted file
+  const bare = await new Promise((resolve) => {
+    const child = spawn(name, [], { cwd: ws, env: { PATH: '/usr/bin::bin:/bin' }, stdio: 'ignore' })
+    child.on('error', (error) => resolve(error.code))
+    child.on('close', (code) => resolve(code))
+  })
+  t.equal(bare, 0, 'a bare name spawned with that PATH runs the workspace\'s file')
+  // and it stays so once the program appears on PATH
   const bin = path.join(dir, 'bin-late')
   runnerAt(path.join(bin, name))
-  const err = withPath(`${bin}:/usr/bin`, () => t.throws(() => provider.confine(['true'], request('read-only')), SandboxUnavailableError))
-  t.match(err.reasons, [/runner: was not on PATH when the provider was created and is now/])
+  t.equal(withPath(`${bin}:/usr/bin`, () => provider.confine(['true'], request('read-only')).argv[0]), c.argv[0])
+  for (const f of [path.join(ws, name), path.join(ws, 'bin', name)]) fs.rmSync(f)
 })
 
 t.test('a runner inside the writable workspace is refused, by identity', async (t) => {
@@ -113,10 +126,21 @@ t.test('a runner inside the writable workspace is refused, by identity', async (
     t.match(err.reasons, [/runner: lies inside the writable workspace/], what)
     t.equal(provider.confine(['true'], request('read-only')).argv[0], file, `${what}: read-only writes nothing, so it is used`)
   }
-  // controls: one outside is used, and one not there yet fails at spawn
+  // where a missing runner would be, or a dangling link leads, counts too
+  const dangling = path.join(dir, 'dangling-runner')
+  fs.symlinkSync(path.join(ws, 'later', 'fake-runner'), dangling)
+  const detour = path.join(dir, 'detour')
+  fs.mkdirSync(path.join(ws, 'tools', 'sub'), { recursive: true })
+  fs.symlinkSync(path.join(ws, 'tools', 'sub'), detour)
+  for (const [what, file] of [['a missing file in it', path.join(ws, 'not-yet', 'fake-runner')], ['a dangling link into it', dangling],
+    ['a path stepping out of a link into it with ..', `${detour}/../fake-runner`]]) {
+    const err = t.throws(() => createLocalSandboxProvider(config(file)).confine(['true'], request('workspace-write')), SandboxUnavailableError, what)
+    t.match(err.reasons, [/runner: lies inside the writable workspace/], what)
+  }
+  // controls: one outside is used, and a missing one outside fails at spawn
   const outside = runnerAt(path.join(dir, 'outside', 'fake-runner'))
   t.equal(createLocalSandboxProvider(config(outside)).confine(['true'], request('workspace-write')).argv[0], outside)
-  const missing = path.join(ws, 'not-yet', 'fake-runner')
+  const missing = path.join(dir, 'outside', 'not-yet')
   const c = createLocalSandboxProvider(config(missing)).confine(['true'], request('workspace-write'))
   const r = await run(c.argv, ws)
   t.equal(r.error.code, 'ENOENT', 'a missing runner is the spawn failing')
@@ -124,6 +148,54 @@ t.test('a runner inside the writable workspace is refused, by identity', async (
   t.equal(classifyExit(c, { code: 1, stderr: 'fake-runner: fatal: no\n' }).kind, 'runner-failure')
 })
 
+t.test('a runner that is a workspace file under another name is refused', async (t) => {
+  const inside = runnerAt(path.join(ws, 'linked', 'fake-runner'))
+  const hard = path.join(dir, 'hard-runner')
+  fs.linkSync(inside, hard)
+  const err = t.throws(() => createLocalSandboxProvider(config(hard)).confine(['true'], request('workspace-write')), SandboxUnavailableError)
+  t.match(err.reasons, [/runner: has a second hard link on the writable workspace's filesystem/], 'a hard link')
+  if (process.getuid() !== 0) return t.skip(`${UNCOVERED} a bind mount of a workspace directory as the runner's: this run is not root`)
+  const bound = path.join(dir, 'bound-bin')
+  fs.mkdirSync(bound)
+  execFileSync('mount', ['--bind', path.join(ws, 'linked'), bound])
+  t.teardown(() => execFileSync('umount', [bound]))
+  const viaMount = path.join(bound, 'fake-runner')
+  const e2 = t.throws(() => createLocalSandboxProvider(config(viaMount)).confine(['true'], request('workspace-write')), SandboxUnavailableError)
+  t.match(e2.reasons, [/runner: lies inside the writable workspace \(seen through another mount\)/], 'a bind mount of a workspace directory')
+  // control: the bind mount's file is the workspace's, which a confined command can write
+  fs.appendFileSync(inside, '# changed\n')
+  t.match(fs.readFileSync(viaMount, 'utf8'), /# changed/)
+})
+
+t.test('options are read as own properties: a polluted prototype configures nothing', async (t) => {
+  const polluted = { argv: ['/bin/sh', '-c', 'exec "$@"', 'x'], runnerFailureSignatures: ['x'], enforcement: 'full' }
+  Object.prototype.runner = polluted // eslint-disable-line no-extend-native
+  Object.prototype.sandboxMode = 'danger-full-access' // eslint-disable-line no-extend-native
+  try {
+    const p = createLocalSandboxProvider()
+    t.not(p.probe().selected, 'runner', 'no runner from the prototype')
+    t.not(p.confine(['true'], { workspaceRoot: ws, mode: 'read-only' }).argv[0], '/bin/sh')
+    const { createSandboxPolicyService } = require('..')
+    t.equal(createSandboxPolicyService().resolve({ session: { cwd: ws } }).mode, 'read-only', 'no mode from the prototype')
+  } finally {
+    delete Object.prototype.runner
+    delete Object.prototype.sandboxMode
+  }
+})
+
 t.test('runner.argv[0] must name a program', async (t) => {
   t.throws(() => createLocalSandboxProvider(config('')), { name: 'TypeError', message: /runner.argv\[0\] must name a program/ })
+})
+
+t.test('without /proc/self/mountinfo a workspace-write runner is refused, not guessed at', async (t) => {
+  const real = fs.readFileSync
+  const { createLocalSandboxProvider: create } = t.mockRequire('../lib/provider.js', {
+    '../lib/runner.js': t.mockRequire('../lib/runner.js', {
+      'node:fs': { ...fs, readFileSync: (file, ...rest) => { if (file === '/proc/self/mountinfo') throw Object.assign(new Error('gone'), { code: 'ENOENT' }); return real(file, ...rest) } }
+    })
+  })
+  const outside = runnerAt(path.join(dir, 'outside-2', 'fake-runner'))
+  const err = t.throws(() => create(config(outside)).confine(['true'], request('workspace-write')), { code: 'SANDBOX_UNAVAILABLE' })
+  t.match(err.reasons, [/runner: cannot be placed \(\/proc\/self\/mountinfo: ENOENT\)/])
+  t.equal(create(config(outside)).confine(['true'], request('read-only')).argv[0], outside, 'read-only does not need it')
 })
