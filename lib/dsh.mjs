@@ -1,0 +1,101 @@
+// sandy-native/dsh: this package as the dsh harness's `ctx.sandbox` and
+// `ctx.sandboxPolicy`, a cordis plugin. dsh's own classes come from its
+// packages (optional peer dependencies), so the services are the ones dsh's
+// code looks for and the errors pass dsh's `instanceof HarnessError`.
+//
+//   import sandy from 'sandy-native/dsh'
+//   await ctx.plugin(sandy, { mode: 'workspace-write', workspaceRoot: '/srv/work' })
+//
+// `apply` registers the two services with `ctx.plugin(Class, config)`: a
+// class extending dsh-sandbox's `SandboxProvider`, whose constructor calls
+// cordis's `Service` constructor with the name 'sandbox', and one extending
+// dsh-sandbox-policy's `SandboxPolicyService` ('sandboxPolicy').
+import { SandboxProvider, SandboxUnavailableError } from '@deepseek-ai/dsh-sandbox'
+import { SandboxPolicyService, effectiveSandboxMode } from '@deepseek-ai/dsh-sandbox-policy'
+import sandy from './index.js'
+
+const PROVIDER_KEYS = ['backend', 'runnerCommand', 'runnerFailureSignatures', 'runnerEnforcement', 'writableRoots']
+const POLICY_KEYS = ['mode', 'workspaceRoot']
+
+// The plugin's configuration split for the two services; an unknown key is
+// refused, as the provider refuses one.
+function split (config) {
+  if (config === null || typeof config !== 'object') throw new TypeError('sandy-native/dsh: config must be an object')
+  const unknown = Object.keys(config).find((k) => !PROVIDER_KEYS.includes(k) && !POLICY_KEYS.includes(k))
+  if (unknown !== undefined) throw new TypeError(`sandy-native/dsh: unknown config key ${JSON.stringify(unknown)}`)
+  const pick = (keys) => Object.fromEntries(keys.filter((k) => Object.hasOwn(config, k)).map((k) => [k, config[k]]))
+  return { provider: pick(PROVIDER_KEYS), policy: pick(POLICY_KEYS) }
+}
+
+// dsh's names for an operator runner (`runnerCommand`, its
+// `runnerFailureSignatures`, given together) as this package's `runner`;
+// like dsh's local provider it reports `full` unless told otherwise.
+function providerOptions ({ backend, runnerCommand = [], runnerFailureSignatures = [], runnerEnforcement = 'full', writableRoots }) {
+  if (!Array.isArray(runnerCommand) || !Array.isArray(runnerFailureSignatures)) {
+    throw new TypeError('sandy-native/dsh: runnerCommand and runnerFailureSignatures must be arrays')
+  }
+  if ((runnerCommand.length === 0) !== (runnerFailureSignatures.length === 0)) {
+    throw new TypeError('sandy-native/dsh: runnerCommand and runnerFailureSignatures go together')
+  }
+  const options = {}
+  if (backend !== undefined) options.backend = backend
+  if (writableRoots !== undefined) options.writableRoots = writableRoots
+  if (runnerCommand.length > 0) {
+    options.runner = { argv: runnerCommand, runnerFailureSignatures, enforcement: runnerEnforcement }
+  }
+  return options
+}
+
+// `ctx.sandbox`: confine() by this package's local provider; a refusal is
+// dsh's own SandboxUnavailableError (code SANDBOX_UNAVAILABLE), its detail
+// the reasons.
+export class SandySandboxProvider extends SandboxProvider {
+  constructor (ctx, config = {}) {
+    super(ctx)
+    this.provider = sandy.createLocalSandboxProvider(providerOptions(split(config).provider))
+  }
+
+  confine (argv, policy) {
+    try {
+      return this.provider.confine(argv, policy)
+    } catch (err) {
+      if (!(err instanceof sandy.SandboxUnavailableError)) throw err
+      throw new SandboxUnavailableError(policy.mode, [err.message, ...err.reasons].join('; '))
+    }
+  }
+
+  // What this host can use, as the provider arbitrated it.
+  probe () {
+    return this.provider.probe()
+  }
+}
+
+// `ctx.sandboxPolicy`: dsh's service (its config, `defaultMode`, its
+// system-prompt context), resolving by this package's policy service from
+// dsh's Session: the root from `session.header.cwd`, the mode from the
+// session's last `sandbox/mode` event, the id as `sessionId`.
+export class SandyPolicyService extends SandboxPolicyService {
+  constructor (ctx, config = {}) {
+    super(ctx, config)
+    this.policies = sandy.createSandboxPolicyService({ mode: this.defaultMode, workspaceRoot: this.workspaceRoot })
+  }
+
+  resolve (request = {}) {
+    const { session, mode } = request
+    const ours = session === undefined
+      ? undefined
+      : { cwd: session.header?.cwd, sandboxMode: effectiveSandboxMode(session.events ?? []), id: session.id }
+    return this.policies.resolve({ session: ours, mode })
+  }
+}
+
+export const name = 'sandy-native'
+
+// The plugin: both services from one configuration.
+export async function apply (ctx, config = {}) {
+  const { provider, policy } = split(config)
+  await ctx.plugin(SandySandboxProvider, provider)
+  await ctx.plugin(SandyPolicyService, policy)
+}
+
+export default { name, apply }
