@@ -13,6 +13,9 @@
 import { SandboxProvider, SandboxUnavailableError } from '@deepseek-ai/dsh-sandbox'
 import { SandboxPolicyService, effectiveSandboxMode } from '@deepseek-ai/dsh-sandbox-policy'
 import sandy from './index.js'
+import ownModule from './own.js'
+
+const { own } = ownModule
 
 const PROVIDER_KEYS = ['backend', 'runnerCommand', 'runnerFailureSignatures', 'runnerEnforcement', 'writableRoots']
 const POLICY_KEYS = ['mode', 'workspaceRoot']
@@ -24,13 +27,19 @@ function split (config) {
   const unknown = Object.keys(config).find((k) => !PROVIDER_KEYS.includes(k) && !POLICY_KEYS.includes(k))
   if (unknown !== undefined) throw new TypeError(`sandy-native/dsh: unknown config key ${JSON.stringify(unknown)}`)
   const pick = (keys) => Object.fromEntries(keys.filter((k) => Object.hasOwn(config, k)).map((k) => [k, config[k]]))
+  if (Object.hasOwn(config, 'runnerEnforcement') && !Object.hasOwn(config, 'runnerCommand')) {
+    throw new TypeError('sandy-native/dsh: runnerEnforcement goes with runnerCommand')
+  }
   return { provider: pick(PROVIDER_KEYS), policy: pick(POLICY_KEYS) }
 }
 
 // dsh's names for an operator runner (`runnerCommand`, its
-// `runnerFailureSignatures`, given together) as this package's `runner`;
-// like dsh's local provider it reports `full` unless told otherwise.
-function providerOptions ({ backend, runnerCommand = [], runnerFailureSignatures = [], runnerEnforcement = 'full', writableRoots }) {
+// `runnerFailureSignatures`, given together) as this package's `runner`.
+// The runner gets the command alone, nothing that says the mode or the
+// root (dsh's local provider gives it bubblewrap profile words), so it
+// cannot tell read-only from workspace-write: `partial` unless the
+// operator says `runnerEnforcement: 'full'`.
+function providerOptions ({ backend, runnerCommand = [], runnerFailureSignatures = [], runnerEnforcement = 'partial', writableRoots }) {
   if (!Array.isArray(runnerCommand) || !Array.isArray(runnerFailureSignatures)) {
     throw new TypeError('sandy-native/dsh: runnerCommand and runnerFailureSignatures must be arrays')
   }
@@ -80,11 +89,18 @@ export class SandyPolicyService extends SandboxPolicyService {
     this.policies = sandy.createSandboxPolicyService({ mode: this.defaultMode, workspaceRoot: this.workspaceRoot })
   }
 
+  // Own properties only (lib/own.js): a polluted Object.prototype must not
+  // choose a mode or a root.
   resolve (request = {}) {
-    const { session, mode } = request
-    const ours = session === undefined
-      ? undefined
-      : { cwd: session.header?.cwd, sandboxMode: effectiveSandboxMode(session.events ?? []), id: session.id }
+    const session = own(request, 'session')
+    const mode = own(request, 'mode')
+    if (session === undefined) return this.policies.resolve({ mode })
+    const header = own(session, 'header')
+    const ours = {
+      cwd: header === undefined ? undefined : own(header, 'cwd'),
+      sandboxMode: effectiveSandboxMode(own(session, 'events') ?? []),
+      id: own(session, 'id')
+    }
     return this.policies.resolve({ session: ours, mode })
   }
 }

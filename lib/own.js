@@ -1,17 +1,21 @@
 'use strict'
-// Reading what a caller passed in: own properties only, each read once.
-// A polluted Object.prototype (a `runner`, a `sandboxMode`) must never
-// configure a sandbox, and a getter must not answer one check and then
-// another.
+// Reading what a caller passed in, never through Object.prototype: a
+// polluted prototype (a `runner`, a `sandboxMode`, a `cwd`) must never
+// configure a sandbox. Properties of the object itself and of its own
+// classes (a dsh Session's getters) are read, each once.
 
-// object[key] if object has it as its own property, else undefined.
+// object[key] if object or a prototype of its own below Object.prototype
+// has it, else undefined.
 function own (object, key) {
-  return Object.hasOwn(object, key) ? object[key] : undefined
+  for (let o = object; o !== null && o !== Object.prototype; o = Object.getPrototypeOf(o)) {
+    if (Object.hasOwn(o, key)) return object[key]
+  }
+  return undefined
 }
 
-// The known keys' own values of an options object, read once, after
-// refusing any unknown own key: a misspelt key would silently fall back to
-// a default.
+// The known keys' values of an options object, read once, after refusing
+// any unknown own key: a misspelt key would silently fall back to a
+// default.
 function ownOptions (object, known, what) {
   const unknown = Object.keys(object).find((k) => !known.includes(k))
   if (unknown !== undefined) throw new TypeError(`${what}: unknown key ${JSON.stringify(unknown)}`)

@@ -151,6 +151,16 @@ t.test('the adapter as dsh sees it: services, errors, configuration', async (t) 
   t.same(ctx.sandboxPolicy.resolve(), { mode: 'workspace-write', workspaceRoot: ws }, 'agentless: the configured root')
   t.same(ctx.sandboxPolicy.resolve({ session: { id: 'no-cwd' } }), { mode: 'workspace-write', workspaceRoot: ws, sessionId: 'no-cwd' }, 'a session without a header or events: the configured root')
 
+  // a polluted prototype chooses neither a mode nor a root
+  Object.prototype.cwd = '/etc' // eslint-disable-line no-extend-native
+  Object.prototype.mode = 'danger-full-access' // eslint-disable-line no-extend-native
+  try {
+    t.same(ctx.sandboxPolicy.resolve({ session: { id: 'p', header: {} } }), { mode: 'workspace-write', workspaceRoot: ws, sessionId: 'p' })
+  } finally {
+    delete Object.prototype.cwd
+    delete Object.prototype.mode
+  }
+
   // a refusal is dsh's own error class
   const forced = new Context()
   await forced.plugin(adapter.SandySandboxProvider, { backend: process.getuid() === 0 ? 'landlock' : 'seatbelt' })
@@ -166,10 +176,11 @@ t.test('the adapter as dsh sees it: services, errors, configuration', async (t) 
   const runner = new Context()
   await runner.plugin(adapter.SandySandboxProvider, { runnerCommand: ['/usr/bin/env'], runnerFailureSignatures: ['env: '] })
   const rc = runner.sandbox.confine(['true'], { mode: 'read-only', workspaceRoot: ws })
-  t.same([rc.argv, rc.enforcement, rc.runnerFailureRules], [['/usr/bin/env', 'true'], 'full', [{ fatalSignatures: ['env: '] }]])
-  const partial = new Context()
-  await partial.plugin(adapter.SandySandboxProvider, { runnerCommand: ['/usr/bin/env'], runnerFailureSignatures: ['env: '], runnerEnforcement: 'partial' })
-  t.equal(partial.sandbox.confine(['true'], { mode: 'read-only', workspaceRoot: ws }).enforcement, 'partial')
+  t.same([rc.argv, rc.enforcement, rc.runnerFailureRules], [['/usr/bin/env', 'true'], 'partial', [{ fatalSignatures: ['env: '] }]],
+    'the runner gets the command alone, so it cannot tell the modes apart: partial')
+  const full = new Context()
+  await full.plugin(adapter.SandySandboxProvider, { runnerCommand: ['/usr/bin/env'], runnerFailureSignatures: ['env: '], runnerEnforcement: 'full' })
+  t.equal(full.sandbox.confine(['true'], { mode: 'read-only', workspaceRoot: ws }).enforcement, 'full', 'unless the operator says full')
   const writable = new Context()
   await writable.plugin(adapter.SandySandboxProvider, { writableRoots: [cwd] })
   t.same(writable.sandbox.confine(['true'], { mode: 'workspace-write', workspaceRoot: ws }).writableRoots, [cwd])
@@ -183,6 +194,7 @@ t.test('the adapter refuses a configuration it cannot honour', async (t) => {
     [{ runnerFailureSignatures: ['x'] }, /go together/],
     [{ runnerCommand: '/usr/bin/env', runnerFailureSignatures: ['x'] }, /must be arrays/],
     [{ runnerComand: ['/usr/bin/env'] }, /unknown config key "runnerComand"/],
+    [{ runnerEnforcement: 'full' }, /runnerEnforcement goes with runnerCommand/],
     [null, /config must be an object/]
   ]) {
     const ctx = new Context()

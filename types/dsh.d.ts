@@ -15,7 +15,7 @@ export interface SandyProviderConfig {
   /** dsh's operator runner: an argv prefix, given together with its signatures. */
   runnerCommand?: readonly string[]
   runnerFailureSignatures?: readonly string[]
-  /** What the runner is declared to enforce; default `'full'`, as dsh's local provider says. */
+  /** What the runner is declared to enforce; default `'partial'`: it gets the command alone, not the mode or the root. */
   runnerEnforcement?: SandboxEnforcement
   /** Directories writable beside a workspace-write workspace (the provider's `writableRoots`). */
   writableRoots?: readonly string[]
