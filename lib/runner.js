@@ -104,7 +104,8 @@ function nearestReal (file, links = 0) {
   if (st !== null && st.isSymbolicLink() && links < 40) {
     return nearestReal(path.resolve(path.dirname(file), fs.readlinkSync(file)), links + 1)
   }
-  return file === '/' ? '/' : nearestReal(path.dirname(file), links)
+  // ('/' always resolves, so this ends there at the latest)
+  return nearestReal(path.dirname(file), links)
 }
 
 // The canonical directory a path is found in, if it exists (for a

@@ -158,7 +158,7 @@ t.test('a runner that is a workspace file under another name is refused', async 
   const bound = path.join(dir, 'bound-bin')
   fs.mkdirSync(bound)
   execFileSync('mount', ['--bind', path.join(ws, 'linked'), bound])
-  t.teardown(() => execFileSync('umount', [bound]))
+  t.teardown(() => execFileSync('umount', ['--lazy', bound]))
   const viaMount = path.join(bound, 'fake-runner')
   const e2 = t.throws(() => createLocalSandboxProvider(config(viaMount)).confine(['true'], request('workspace-write')), SandboxUnavailableError)
   t.match(e2.reasons, [/runner: lies inside the writable workspace \(seen through another mount\)/], 'a bind mount of a workspace directory')

@@ -270,7 +270,7 @@ t.test('a bind mount of /tmp or of bubblewrap\'s directory is refused as they ar
     const at = path.join(dir, name)
     fs.mkdirSync(at)
     execFileSync('mount', ['--bind', source, at])
-    t.teardown(() => execFileSync('umount', [at]))
+    t.teardown(() => execFileSync('umount', ['--lazy', at]))
     return at
   }
   const tmp = alias('/tmp', 'tmp-alias')
@@ -340,4 +340,24 @@ t.test('a writable root over a launcher copy, asked of the launcher directly', a
   t.throws(() => binding.addon.seamLauncherWords('workspace-write', [['relative', '1:2']], false, NONCE, []), /writable roots/)
   t.throws(() => binding.addon.seamLauncherWords('workspace-write', [['/a']], false, NONCE, []), /writable roots/)
   t.throws(() => binding.addon.bwrapArgv(launcher, NONCE, bwrap, 'workspace-write', Array(10).fill(['/a', '1:2']), []), /writable roots/)
+})
+
+// The same messages from runCommand in this process (the CLI runs above as
+// a process of its own).
+t.test('sandy run --allow-write in process: warnings, refusals, --verbose', async (t) => {
+  const { runCommand } = require('../lib/cli-run.js')
+  const lines = []
+  const io = { out: (x) => lines.push(x), err: (x) => lines.push(x) }
+  const ws = fs.mkdtempSync(path.join(dir, 'inproc-ws-'))
+  const lib = path.join(PACKAGE, 'lib')
+  t.equal(await runCommand(['--mode', 'workspace-write', '--root', ws, '--cwd', ws, '--allow-write', lib, '--verbose', '--', '/bin/true'], io), 0)
+  const text = lines.join('')
+  t.match(text, new RegExp(`^sandy: warning: --allow-write ${lib} holds sandy-native's own files \\(its JavaScript and addon\\) or lies among them: `, 'm'))
+  t.match(text, new RegExp(`^sandy: writable beside the workspace: ${fs.realpathSync(lib)}$`, 'm'))
+  lines.length = 0
+  t.equal(await runCommand(['--mode', 'workspace-write', '--root', ws, '--cwd', ws, '--allow-write', ws, '--', '/bin/true'], io), 0)
+  t.same(lines, [], 'the workspace itself as DIR: nothing to warn about, nothing beside it')
+  lines.length = 0
+  t.equal(await runCommand(['--mode', 'workspace-write', '--root', ws, '--cwd', ws, '--allow-write', '/', '--', '/bin/true'], io), 1)
+  t.equal(lines.join(''), 'sandy run: --allow-write / is /, which would make everything writable\n')
 })
