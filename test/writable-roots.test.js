@@ -360,4 +360,12 @@ t.test('sandy run --allow-write in process: warnings, refusals, --verbose', asyn
   lines.length = 0
   t.equal(await runCommand(['--mode', 'workspace-write', '--root', ws, '--cwd', ws, '--allow-write', '/', '--', '/bin/true'], io), 1)
   t.equal(lines.join(''), 'sandy run: --allow-write / is /, which would make everything writable\n')
+  for (const [args, message] of [
+    [['--mode', 'read-only', '--allow-write', ws], /^sandy run: --allow-write goes with --mode workspace-write, not read-only\n/],
+    [['--mode', 'workspace-write', ...Array(LAUNCHER.writableRootsMax + 1).fill(['--allow-write', ws]).flat()], /^sandy run: --allow-write may be given at most 8 times\n/]
+  ]) {
+    lines.length = 0
+    t.equal(await runCommand([...args, '--', '/bin/true'], io), 2, 'a usage error')
+    t.match(lines.join(''), message)
+  }
 })
