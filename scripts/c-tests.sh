@@ -80,6 +80,10 @@ $cc $cflags -o "$out/guard_argv_test" "$src/test/guard_argv_test.c" \
 	"$src/core/guard_argv.c" "$src/core/policy_argv.c" "$src/core/policy.c" \
 	"$src/core/resolve.c" "$src/core/error.c" "$src/core/paths.c" \
 	"$src/core/stat.c"
+# The seatbelt backend's words: golden profiles, structure, hostile paths.
+$cc $cflags -o "$out/seatbelt_test" "$src/test/seatbelt_test.c" \
+	"$src/darwin/plan.c" "$src/core/policy_argv.c" "$src/core/policy.c" \
+	"$src/core/error.c"
 # confinePolicy's one crossing: refusals and pins, the lookup injected.
 $cc $cflags -o "$out/confine_test" "$src/test/confine_test.c" \
 	"$src/addon/confine.c" "$src/core/policy_argv.c" "$src/core/policy.c" \
@@ -99,6 +103,7 @@ run() {
 for t in bpf_test resolve_test resolve_test_musl policy_argv_test probe_wire_test plan_test paths_test confine_test guard_argv_test seccomp_test seccomp_test_rt landlock_test; do
 	run "$out/$t"
 done
+run "$out/seatbelt_test" "$src/test/golden"
 
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null 2>&1; then
 	for t in seccomp_test landlock_test; do

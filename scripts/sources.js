@@ -8,6 +8,7 @@
 // core:     what both programs build from source (never one shared object:
 //           the launcher may be built by another toolchain than the addon)
 // addon:    the Node-API glue and the seam, with the JSON document parser
+//           and the seatbelt backend's words (plain C, tested everywhere)
 // launcher: the launcher's main and the Linux steps it runs
 const linuxLauncher = ['apply', 'self', 'pins', 'guard', 'guard_view', 'loader_env', 'descriptors',
   'namespaces', 'plan', 'mount_view', 'landlock', 'seccomp', 'probe']
@@ -15,7 +16,7 @@ const linuxLauncher = ['apply', 'self', 'pins', 'guard', 'guard_view', 'loader_e
 const groups = {
   core: ['core/error.c', 'core/policy.c', 'core/resolve.c', 'core/policy_argv.c', 'core/copy_dirs.c',
     'core/paths.c', 'core/stat.c', 'core/probe.c', 'core/run.c', 'core/guard_argv.c'],
-  addon: ['addon/addon.c', 'addon/confine.c', 'addon/seam.c', 'addon/probe.c', 'core/policy_json.c'],
+  addon: ['addon/addon.c', 'addon/confine.c', 'addon/seam.c', 'addon/probe.c', 'core/policy_json.c', 'darwin/plan.c'],
   'addon-darwin': ['darwin/probe.c'],
   launcher: ['launcher/launcher.c', 'launcher/exec.c', ...linuxLauncher.map((f) => `linux/${f}.c`)]
 }

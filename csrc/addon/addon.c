@@ -17,6 +17,7 @@
 #include "../core/resolve.h"
 #include "confine.h"
 #include "seam.h"
+#include "../darwin/plan.h"
 
 #define CHECK(call)                                                          \
 	do {                                                                 \
@@ -1051,6 +1052,41 @@ done:
 	return out;
 }
 
+/* seatbeltArgv(mode, root, tempDir) -> the sandbox-exec words before the
+ * command (darwin/plan.h); root and tempDir null but for workspace-write.
+ * Pure: the Linux addon has it too, for the tests. */
+static napi_value seatbelt_argv(napi_env env, napi_callback_info info)
+{
+	napi_value argv[3];
+	char root_buf[SANDY_PATH_MAX_BYTES + 2], temp_buf[SANDY_PATH_MAX_BYTES + 2];
+	const char *root, *temp;
+	sandy_mode mode;
+	char **words;
+	size_t n = 0;
+
+	if (get_args(env, info, 3, argv) == NULL ||
+	    get_mode(env, argv[0], &mode) == NULL ||
+	    get_string_or_null(env, argv[1], "seatbeltArgv: root", root_buf,
+			       sizeof(root_buf), false, &root) == NULL ||
+	    get_string_or_null(env, argv[2], "seatbeltArgv: tempDir",
+			       temp_buf, sizeof(temp_buf), false,
+			       &temp) == NULL)
+		return NULL;
+	if ((root != NULL && root[0] != '/') || (temp != NULL && temp[0] != '/')) {
+		napi_throw_range_error(env, "ESANDYARGS",
+				       "seatbeltArgv: absolute paths");
+		return NULL;
+	}
+	words = sandy_seatbelt_argv(mode, root, temp, &n);
+	if (words == NULL) {
+		napi_throw_range_error(env, "ESANDYARGS",
+				       "seatbeltArgv: workspace-write needs a "
+				       "root and a temp directory");
+		return NULL;
+	}
+	return words_to_js(env, words, n);
+}
+
 /* copyDirs(uid) -> where that uid's launcher copies live, best first */
 static napi_value copy_dirs(napi_env env, napi_callback_info info)
 {
@@ -1086,6 +1122,8 @@ static napi_value init(napi_env env, napi_value exports)
 		{"seamLauncherWords", NULL, seam_launcher_words, NULL, NULL,
 		 NULL, napi_enumerable, NULL},
 		{"bwrapArgv", NULL, bwrap_argv, NULL, NULL, NULL,
+		 napi_enumerable, NULL},
+		{"seatbeltArgv", NULL, seatbelt_argv, NULL, NULL, NULL,
 		 napi_enumerable, NULL},
 		{"copyDirs", NULL, copy_dirs, NULL, NULL, NULL, napi_enumerable,
 		 NULL},

@@ -44,18 +44,34 @@ static const char *const launcher_fatal[] = {"sandy-launcher: fatal:", NULL};
 static const int bwrap_exit_codes[] = {1, 0};
 static const char *const bwrap_fatal[] = {"bwrap: ", NULL};
 
+/* Seatbelt: a denied file effect is EPERM. sandbox-exec's own refusals
+ * before the command runs start with its name: a profile it cannot parse
+ * (65), sandbox_apply refused, as when already sandboxed, or an exec that
+ * failed (71; the shim keeps a missing command the shell's 127). A denied or
+ * missing command never prints that prefix (reported by others, never run
+ * here: README.md, "macOS"). */
+static const char *const seatbelt_denials[] = {
+	"Operation not permitted",
+	NULL,
+};
+static const int seatbelt_exit_codes[] = {65, 71, 0};
+static const char *const seatbelt_fatal[] = {"sandbox-exec: ", NULL};
+
 static const sandy_runner_rule launcher_rules[] = {
 	{launcher_exit_codes, launcher_fatal, NULL},
 };
 static const sandy_runner_rule bwrap_rules[] = {
 	{bwrap_exit_codes, bwrap_fatal, NULL},
 };
+static const sandy_runner_rule seatbelt_rules[] = {
+	{seatbelt_exit_codes, seatbelt_fatal, NULL},
+};
 
 static const sandy_dialect dialects[SANDY_BACKEND_COUNT] = {
 	[SANDY_BACKEND_SANDY] = {launcher_denials, launcher_rules, 1},
 	[SANDY_BACKEND_BWRAP] = {bwrap_denials, bwrap_rules, 1},
 	[SANDY_BACKEND_LANDLOCK] = {landlock_denials, launcher_rules, 1},
-	/* Seatbelt: no backend yet, so no dialect to claim */
+	[SANDY_BACKEND_SEATBELT] = {seatbelt_denials, seatbelt_rules, 1},
 };
 
 const sandy_dialect *sandy_backend_dialect(sandy_backend_id id)

@@ -156,10 +156,11 @@ static void judge_seatbelt(const sandy_probe_report *r,
 	if (strcmp(r->platform, "darwin") != 0)
 		add_reason(v, "Seatbelt exists on macOS only");
 	else if (!r->sandbox_exec)
-		add_reason(v, "/usr/bin/sandbox-exec is missing");
+		add_reason(v, "/usr/bin/sandbox-exec is missing or cannot "
+			      "apply a profile here (inside another sandbox?)");
 	else
 		set_usable(v, SANDY_ENFORCEMENT_FULL,
-			   "/usr/bin/sandbox-exec is present");
+			   "/usr/bin/sandbox-exec applied a trivial profile");
 }
 
 void sandy_probe_judge(sandy_probe_report *r)

@@ -1,0 +1,90 @@
+#include "plan.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../core/policy_argv.h"
+
+/* Reads, execution, network and everything else as the host allows (macOS
+ * has no small closed read set: the dyld shared cache, frameworks and
+ * toolchains must stay readable); every file write refused but to
+ * /dev/null; signals only within the sandbox. In SBPL a later rule wins
+ * over an earlier one. */
+#define BASE                                                                 \
+	"(version 1)\n"                                                      \
+	"(allow default)\n"                                                  \
+	"(deny file-write*)\n"                                               \
+	"(allow file-write* (literal \"/dev/null\"))\n"                      \
+	"(deny signal)\n"                                                    \
+	"(allow signal (target same-sandbox))\n"
+
+static const char *const profiles[] = {
+	[SANDY_MODE_READ_ONLY] = BASE,
+	/* the workspace and the call's temp directory, both by parameter */
+	[SANDY_MODE_WORKSPACE_WRITE] =
+		BASE "(allow file-write*\n"
+		     "  (subpath (param \"" SANDY_SEATBELT_ROOT "\"))\n"
+		     "  (subpath (param \"" SANDY_SEATBELT_TEMP "\")))\n",
+};
+
+const char *sandy_seatbelt_profile(sandy_mode mode)
+{
+	return mode == SANDY_MODE_READ_ONLY || mode == SANDY_MODE_WORKSPACE_WRITE
+		       ? profiles[mode]
+		       : NULL;
+}
+
+/* "NAME=VALUE", malloc'd. */
+static char *define(const char *name, const char *value)
+{
+	size_t n = strlen(name) + 1 + strlen(value) + 1;
+	char *s = malloc(n);
+
+	if (s != NULL)
+		snprintf(s, n, "%s=%s", name, value);
+	return s;
+}
+
+char **sandy_seatbelt_argv(sandy_mode mode, const char *root,
+			   const char *temp_dir, size_t *count)
+{
+	const char *profile = sandy_seatbelt_profile(mode);
+	bool writes = mode == SANDY_MODE_WORKSPACE_WRITE;
+	char *root_def = NULL, *temp_def = NULL;
+	const char *words[16];
+	size_t n = 0;
+	char **out = NULL;
+
+	if (profile == NULL || (writes && (root == NULL || temp_dir == NULL)))
+		return NULL;
+	words[n++] = SANDY_SANDBOX_EXEC;
+	words[n++] = "-p";
+	words[n++] = profile;
+	if (writes) {
+		root_def = define(SANDY_SEATBELT_ROOT, root);
+		temp_def = define(SANDY_SEATBELT_TEMP, temp_dir);
+		if (root_def == NULL || temp_def == NULL)
+			goto done;
+		words[n++] = "-D";
+		words[n++] = root_def;
+		words[n++] = "-D";
+		words[n++] = temp_def;
+	}
+	words[n++] = "--";
+	words[n++] = "/bin/sh";
+	words[n++] = "-c";
+	if (writes) {
+		words[n++] = "TMPDIR=\"$0\"; export TMPDIR; exec \"$@\"";
+		words[n++] = temp_dir;
+	} else {
+		words[n++] = "exec \"$@\"";
+		words[n++] = "sandy-native";
+	}
+	words[n] = NULL;
+	out = sandy_words_dup(words, count);
+done:
+	free(root_def);
+	free(temp_def);
+	return out;
+}

@@ -1,0 +1,231 @@
+/* The seatbelt backend's words (csrc/darwin/plan.h), checked where no Mac
+ * is: the profiles against golden files, their structure (balanced
+ * parentheses, the version and base rule first, no path but the constant
+ * /dev/null in the text, every (param "NAME") given by a -D word and every
+ * -D word used), hostile paths that change nothing but their own -D word,
+ * and the argv's shape. Built by scripts/c-tests.sh; run with the golden
+ * directory as its argument. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../darwin/plan.h"
+#include "../core/policy_argv.h"
+
+/* What every profile starts with: the version, then the base rule. */
+#define FIRST "(version 1)\n(allow default)\n(deny file-write*)\n"
+
+static int passed, failed;
+
+static void check(bool ok, const char *what)
+{
+	printf("%s %s\n", ok ? "ok  " : "FAIL", what);
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+static char *slurp(const char *dir, const char *name)
+{
+	static char buf[4096];
+	char path[512];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "r");
+	if (f == NULL)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = '\0';
+	return buf;
+}
+
+/* Parentheses balance outside string literals, never going below zero. */
+static bool balanced(const char *p)
+{
+	int depth = 0;
+	bool in_string = false;
+
+	for (; *p; p++) {
+		if (in_string) {
+			if (*p == '\\' && p[1] != '\0')
+				p++;
+			else if (*p == '"')
+				in_string = false;
+		} else if (*p == '"') {
+			in_string = true;
+		} else if (*p == '(') {
+			depth++;
+		} else if (*p == ')' && --depth < 0) {
+			return false;
+		}
+	}
+	return depth == 0 && !in_string;
+}
+
+/* Every string literal in the profile is /dev/null, a parameter's name or
+ * a same-sandbox target: no path is spliced into the text. */
+static bool only_constant_strings(const char *p)
+{
+	static const char *const allowed[] = {"\"/dev/null\"",
+					      "\"" SANDY_SEATBELT_ROOT "\"",
+					      "\"" SANDY_SEATBELT_TEMP "\"", NULL};
+
+	while ((p = strchr(p, '"')) != NULL) {
+		bool ok = false;
+
+		for (size_t i = 0; allowed[i] != NULL; i++)
+			if (strncmp(p, allowed[i], strlen(allowed[i])) == 0) {
+				p += strlen(allowed[i]);
+				ok = true;
+				break;
+			}
+		if (!ok)
+			return false;
+	}
+	return true;
+}
+
+/* The names a profile asks for with (param "NAME") and the names the -D
+ * words give are the same set. */
+static bool params_match(const char *profile, char **words, size_t n)
+{
+	const char *p = profile;
+	size_t asked = 0, given = 0;
+
+	while ((p = strstr(p, "(param \"")) != NULL) {
+		const char *name = p + strlen("(param \"");
+		size_t len = strcspn(name, "\"");
+		bool found = false;
+
+		for (size_t i = 0; i + 1 < n; i++)
+			if (strcmp(words[i], "-D") == 0 &&
+			    strncmp(words[i + 1], name, len) == 0 &&
+			    words[i + 1][len] == '=')
+				found = true;
+		if (!found)
+			return false;
+		asked++;
+		p = name + len;
+	}
+	for (size_t i = 0; i + 1 < n; i++)
+		if (strcmp(words[i], "-D") == 0) {
+			char needle[64];
+			size_t len = strcspn(words[i + 1], "=");
+
+			snprintf(needle, sizeof(needle), "(param \"%.*s\")",
+				 (int)len, words[i + 1]);
+			if (strstr(profile, needle) == NULL)
+				return false;
+			given++;
+		}
+	return asked >= given;
+}
+
+static size_t index_of(char **words, size_t n, const char *w)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(words[i], w) == 0)
+			return i;
+	return n;
+}
+
+int main(int argc, char **argv)
+{
+	const char *golden = argc > 1 ? argv[1] : "csrc/test/golden";
+	static const char *const hostile[] = {
+		"/Users/a \"b\" (c)", "/Users/x\\y", "/Users/new\nline",
+		"/Users/caf\xc3\xa9", "/Users/a\"))(allow file-write* (subpath \"/\"",
+		"/Users/-Dx=y", NULL};
+	const sandy_mode modes[] = {SANDY_MODE_READ_ONLY,
+				    SANDY_MODE_WORKSPACE_WRITE};
+	const char *const files[] = {"seatbelt-read-only.sb",
+				     "seatbelt-workspace-write.sb"};
+
+	for (size_t m = 0; m < 2; m++) {
+		const char *profile = sandy_seatbelt_profile(modes[m]);
+		const char *want = slurp(golden, files[m]);
+		char what[128];
+
+		snprintf(what, sizeof(what), "%s: the golden profile", files[m]);
+		check(profile != NULL && want != NULL && strcmp(profile, want) == 0,
+		      what);
+		snprintf(what, sizeof(what), "%s: balanced parentheses", files[m]);
+		check(profile != NULL && balanced(profile), what);
+		snprintf(what, sizeof(what),
+			 "%s: the version, then the base rule, first", files[m]);
+		check(profile != NULL && strncmp(profile, FIRST, strlen(FIRST)) == 0,
+		      what);
+		snprintf(what, sizeof(what),
+			 "%s: no string but /dev/null and parameter names", files[m]);
+		check(profile != NULL && only_constant_strings(profile), what);
+	}
+	check(!balanced("(a (b)") && !balanced("(a))(") && !balanced("(\")\""),
+	      "control: the balance check sees a broken profile");
+	check(!only_constant_strings("(subpath \"/Users\")"),
+	      "control: the string check sees a spliced path");
+
+	/* read-only: no parameter, the shim starts the command */
+	{
+		size_t n = 0;
+		char **w = sandy_seatbelt_argv(SANDY_MODE_READ_ONLY, NULL, NULL, &n);
+		size_t sep = w ? index_of(w, n, "--") : 0;
+
+		check(w != NULL && n == 8 && strcmp(w[0], SANDY_SANDBOX_EXEC) == 0 &&
+			      strcmp(w[1], "-p") == 0 &&
+			      strcmp(w[2], sandy_seatbelt_profile(SANDY_MODE_READ_ONLY)) == 0 &&
+			      sep == 3 && strcmp(w[4], "/bin/sh") == 0 &&
+			      strcmp(w[5], "-c") == 0 &&
+			      strcmp(w[6], "exec \"$@\"") == 0,
+		      "read-only: sandbox-exec -p PROFILE -- /bin/sh -c 'exec \"$@\"' ARG0");
+		check(w != NULL && params_match(w[2], w, n),
+		      "read-only: no -D word, no parameter");
+		sandy_argv_free(w);
+	}
+	/* workspace-write, with every hostile path as the root and the temp */
+	for (size_t h = 0; hostile[h] != NULL; h++) {
+		size_t n = 0;
+		char **w = sandy_seatbelt_argv(SANDY_MODE_WORKSPACE_WRITE,
+					       hostile[h], "/private/var/folders/x/T/sandy-1",
+					       &n);
+		char root_def[256], what[160];
+
+		snprintf(root_def, sizeof(root_def), SANDY_SEATBELT_ROOT "=%s",
+			 hostile[h]);
+		snprintf(what, sizeof(what),
+			 "workspace-write, hostile root #%zu: the profile text unchanged, the path only in its -D word",
+			 h);
+		check(w != NULL && n == 12 &&
+			      strcmp(w[2], sandy_seatbelt_profile(SANDY_MODE_WORKSPACE_WRITE)) == 0 &&
+			      strcmp(w[3], "-D") == 0 && strcmp(w[4], root_def) == 0 &&
+			      strcmp(w[5], "-D") == 0 &&
+			      strcmp(w[6], SANDY_SEATBELT_TEMP "=/private/var/folders/x/T/sandy-1") == 0 &&
+			      strcmp(w[7], "--") == 0 && strcmp(w[8], "/bin/sh") == 0 &&
+			      strcmp(w[10], "TMPDIR=\"$0\"; export TMPDIR; exec \"$@\"") == 0 &&
+			      strcmp(w[11], "/private/var/folders/x/T/sandy-1") == 0,
+		      what);
+		snprintf(what, sizeof(what),
+			 "workspace-write, hostile root #%zu: every parameter given, every -D word used",
+			 h);
+		check(w != NULL && params_match(w[2], w, n), what);
+		sandy_argv_free(w);
+	}
+	{
+		size_t n = 0;
+		char *given[] = {"-D", "EXTRA=/x", NULL};
+
+		check(!params_match("(version 1)", given, 2),
+		      "control: the parameter check sees an unused -D word");
+		check(sandy_seatbelt_argv(SANDY_MODE_WORKSPACE_WRITE, "/ws", NULL, &n) == NULL &&
+			      sandy_seatbelt_argv(SANDY_MODE_WORKSPACE_WRITE, NULL, "/t", &n) == NULL &&
+			      sandy_seatbelt_argv(SANDY_MODE_NONE, NULL, NULL, &n) == NULL &&
+			      sandy_seatbelt_profile(SANDY_MODE_NONE) == NULL,
+		      "workspace-write without both paths, or no mode: NULL");
+	}
+	printf("seatbelt: %d passed, %d failed, 0 skipped\n", passed, failed);
+	return failed == 0 ? 0 : 1;
+}

@@ -1,0 +1,23 @@
+'use strict'
+// The seam's `seatbelt` backend (macOS), as words: sandbox-exec by absolute
+// path (protected by System Integrity Protection: no launcher copy), the
+// fixed profile of the mode, every path a -D parameter, and a shim that
+// keeps a missing command the shell's 127 (csrc/darwin/plan.h). It has
+// never run on a Mac; the provider does not use it yet (README.md, "macOS").
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const binding = require('./binding')
+
+// The words for argv under { mode, root } (root canonical). workspace-write
+// gets a temp directory of its own, made here (0700) under the canonical
+// temp directory (Seatbelt matches resolved paths: /var/folders/... is
+// /private/var/folders/...), exported to the command as TMPDIR instead of
+// the user's whole one; it is left to the system's periodic cleanup.
+function seatbeltArgv ({ mode, root }, argv, { tmpdir = os.tmpdir } = {}) {
+  if (mode !== 'workspace-write') return [...binding.addon.seatbeltArgv(mode, null, null), ...argv]
+  const temp = fs.mkdtempSync(path.join(fs.realpathSync.native(tmpdir()), 'sandy-'))
+  return [...binding.addon.seatbeltArgv(mode, root, temp), ...argv]
+}
+
+module.exports = { seatbeltArgv }
