@@ -26,7 +26,7 @@ const tmpdir = () => tmpLink
 t.test('read-only: sandbox-exec by absolute path, the fixed profile, no parameter', async (t) => {
   const a = seatbeltArgv({ mode: 'read-only', root: '/Users/me/p' }, ['ls', '-l'], { tmpdir })
   t.same(a.slice(0, 2), ['/usr/bin/sandbox-exec', '-p'])
-  t.match(a[2], /^\(version 1\)\n\(allow default\)\n\(deny file-write\*\)\n/)
+  t.match(a[2], /^\(version 1\)\n\(allow default\)\n\(deny file-write\* file-link\)\n/)
   t.same(a.slice(3), ['--', '/bin/sh', '-c', 'exec "$@"', 'sandy-native', 'ls', '-l'])
   t.notOk(a.some((w) => w.includes('/Users/me/p')), 'the root is not used at all')
   t.same(fs.readdirSync(tmpReal), [], 'no temp directory')

@@ -6,26 +6,35 @@
 
 #include "../core/policy_argv.h"
 
-/* Reads, execution, network and everything else as the host allows (macOS
- * has no small closed read set: the dyld shared cache, frameworks and
- * toolchains must stay readable); every file write refused but to
- * /dev/null; signals only within the sandbox. In SBPL a later rule wins
- * over an earlier one. */
+/* Reads, execution and network as the host allows (macOS has no small
+ * closed read set: the dyld shared cache, frameworks and toolchains must
+ * stay readable); every file write and hard link refused but to /dev/null;
+ * no job handed to launchd, no program opened through Launch Services, no
+ * Apple event sent and no preference written through cfprefsd (each would
+ * act outside the sandbox: review of issue 16, H1); signals only within
+ * the sandbox. In SBPL a later rule wins over an earlier one. Other system
+ * services stay reachable through mach-lookup (README.md, "macOS"). */
 #define BASE                                                                 \
 	"(version 1)\n"                                                      \
 	"(allow default)\n"                                                  \
-	"(deny file-write*)\n"                                               \
+	"(deny file-write* file-link)\n"                                     \
+	"(deny job-creation lsopen appleevent-send user-preference-write)\n" \
 	"(allow file-write* (literal \"/dev/null\"))\n"                      \
 	"(deny signal)\n"                                                    \
 	"(allow signal (target same-sandbox))\n"
 
 static const char *const profiles[] = {
 	[SANDY_MODE_READ_ONLY] = BASE,
-	/* the workspace and the call's temp directory, both by parameter */
+	/* the workspace and the call's temp directory, both by parameter, and
+	 * never the two directories themselves removed or replaced (a root
+	 * swapped for a link would widen the next call: H2) */
 	[SANDY_MODE_WORKSPACE_WRITE] =
-		BASE "(allow file-write*\n"
+		BASE "(allow file-write* file-link\n"
 		     "  (subpath (param \"" SANDY_SEATBELT_ROOT "\"))\n"
-		     "  (subpath (param \"" SANDY_SEATBELT_TEMP "\")))\n",
+		     "  (subpath (param \"" SANDY_SEATBELT_TEMP "\")))\n"
+		     "(deny file-write-unlink file-write-create\n"
+		     "  (literal (param \"" SANDY_SEATBELT_ROOT "\"))\n"
+		     "  (literal (param \"" SANDY_SEATBELT_TEMP "\")))\n",
 };
 
 const char *sandy_seatbelt_profile(sandy_mode mode)

@@ -14,7 +14,7 @@
 #include "../core/policy_argv.h"
 
 /* What every profile starts with: the version, then the base rule. */
-#define FIRST "(version 1)\n(allow default)\n(deny file-write*)\n"
+#define FIRST "(version 1)\n(allow default)\n(deny file-write* file-link)\n"
 
 static int passed, failed;
 
