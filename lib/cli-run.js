@@ -146,8 +146,9 @@ function confineMode (opts) {
   const report = provider.probe(opts.mode === 'workspace-write' ? { workspaceRoot } : undefined)
   const warnings = report.warnings ?? []
   // (the writable roots this run really has, as the user typed them)
-  for (const w of opts.writable.filter((w) => confined.writableRoots.includes(fs.realpathSync(w.dir)))) {
-    if (holdsPackage(fs.realpathSync(w.dir))) {
+  for (const w of opts.writable) {
+    const real = fs.realpathSync(w.dir)
+    if (confined.writableRoots.includes(real) && holdsPackage(real)) {
       warnings.push(`--allow-write ${w.typed} holds sandy-native's own files (its JavaScript and addon) or lies among them: ` +
         'a confined command can change what the next Node process loads from them')
     }

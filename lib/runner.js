@@ -136,13 +136,13 @@ function writableRunner (file, root, rootId) {
     return `cannot be placed (/proc/self/mountinfo: ${err.code})`
   }
   const ws = placeOf(root, all)
-  for (const p of places) {
+  const at = places.map((p) => placeOf(p, all))
+  for (const [i, p] of places.entries()) {
     if (ancestorIds(p).has(rootId)) return 'lies inside the writable workspace'
-    const at = placeOf(p, all)
-    if (at.dev === ws.dev && isWithin(ws.inFs, at.inFs)) return 'lies inside the writable workspace (seen through another mount)'
+    if (at[i].dev === ws.dev && isWithin(ws.inFs, at[i].inFs)) return 'lies inside the writable workspace (seen through another mount)'
   }
   const st = fs.statSync(real)
-  if (st.isFile() && st.nlink > 1 && placeOf(real, all).dev === ws.dev) return 'has a second hard link on the writable workspace\'s filesystem'
+  if (st.isFile() && st.nlink > 1 && at[0].dev === ws.dev) return 'has a second hard link on the writable workspace\'s filesystem'
   return null
 }
 

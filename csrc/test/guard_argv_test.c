@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "../core/guard_argv.h"
 
 #define G SANDY_GUARD_MAGIC
@@ -31,16 +32,6 @@ static const struct {
 	{"a root after a protected directory", W(G, "--bind-root", "/ws", "1:2", "--protect", "/c", "--bind-root", "/x", "1:3", "--", "/usr/bin/bwrap"), false},
 };
 
-static int passed, failed;
-
-static void check(bool ok, const char *what)
-{
-	printf("%s %s\n", ok ? "ok  " : "FAIL", what);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
 
 /* The encoder's words, decoded again, give the same arguments. */
 static bool round_trip(size_t n_roots, size_t n_protect)
@@ -120,6 +111,5 @@ int main(void)
 		check(sandy_guard_words("/launcher", &g, words) == 0,
 		      "the encoder refuses a protected directory without a root");
 	}
-	printf("guard_argv: %d passed, %d failed, 0 skipped\n", passed, failed);
-	return failed == 0 ? 0 : 1;
+	return check_summary("guard_argv");
 }

@@ -10,22 +10,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "../darwin/plan.h"
 #include "../core/policy_argv.h"
 
 /* What every profile starts with: the version, then the base rule. */
 #define FIRST "(version 1)\n(allow default)\n(deny file-write* file-link)\n"
 
-static int passed, failed;
-
-static void check(bool ok, const char *what)
-{
-	printf("%s %s\n", ok ? "ok  " : "FAIL", what);
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
 
 static char *slurp(const char *dir, const char *name)
 {
@@ -226,6 +217,5 @@ int main(int argc, char **argv)
 			      sandy_seatbelt_profile(SANDY_MODE_NONE) == NULL,
 		      "workspace-write without both paths, or no mode: NULL");
 	}
-	printf("seatbelt: %d passed, %d failed, 0 skipped\n", passed, failed);
-	return failed == 0 ? 0 : 1;
+	return check_summary("seatbelt");
 }
