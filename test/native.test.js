@@ -73,17 +73,57 @@ t.test('cppcheck finds no warnings in the C sources', async (t) => {
   t.equal(r.code, 0, r.output)
 })
 
-t.test('the macOS sources compile on Linux (syntax and warnings)', async (t) => {
-  // the addon's files as macOS builds them: its own, the core, darwin/
-  // (__linux__ undefined, so no Linux-only branch is taken)
+// The files a Mac builds into the addon (its own, the core, darwin/), with
+// __linux__ undefined, against csrc/test/darwin_sdk.h alone: each header it
+// names becomes a file that includes it, and nothing else of the system is
+// on the include path (-nostdinc; the compiler's freestanding headers and
+// Node-API's stay). A Linux-only header, function or struct member in a
+// macOS branch fails here.
+const DARWIN_SDK = path.join(root, 'csrc', 'test', 'darwin_sdk.h')
+const NODE_INCLUDE = [path.resolve(process.execPath, '..', '..', 'include', 'node'), '/usr/include/node']
+  .find((d) => fs.existsSync(path.join(d, 'node_api.h')))
+
+// (file: a source, or a copy elsewhere whose quoted includes resolve as
+// they do from csrc/darwin/)
+async function darwinCompile (t, file) {
+  const headers = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'sandy-darwin-sdk-'))
+  t.teardown(() => fs.rmSync(headers, { recursive: true, force: true }))
+  const names = [...fs.readFileSync(DARWIN_SDK, 'utf8').matchAll(/^ \* SANDY_DARWIN_HEADERS: (.*)$/gm)].flatMap((m) => m[1].split(' '))
+  for (const name of names) {
+    fs.mkdirSync(path.dirname(path.join(headers, name)), { recursive: true })
+    fs.writeFileSync(path.join(headers, name), `#include ${JSON.stringify(DARWIN_SDK)}\n`)
+  }
+  const gccInclude = (await run(['gcc', '-print-file-name=include'])).output.trim()
+  return { names, ...await run(['gcc', '-std=c11', '-Wall', '-Wextra', '-Werror', '-ffreestanding', '-nostdinc',
+    '-isystem', gccInclude, '-isystem', headers, '-iquote', path.join(root, 'csrc', 'darwin'), `-I${NODE_INCLUDE}`, `-I${path.join(root, 'deps', 'cjson')}`,
+    '-U__linux__', '-U__linux', '-Ulinux', '-U__gnu_linux__', '-D__APPLE__', '-D__MACH__', '-fsyntax-only', file]) }
+}
+
+t.test('the macOS sources compile on Linux against the stub SDK', async (t) => {
   const { sources } = require('../scripts/sources.js')
   const files = [...sources('addon'), ...sources('core'), ...sources('addon-darwin')]
-  const include = [path.resolve(process.execPath, '..', '..', 'include', 'node'), '/usr/include/node']
-    .find((d) => fs.existsSync(path.join(d, 'node_api.h')))
   for (const f of files) {
-    const r = await run(['gcc', '-std=c11', '-Wall', '-Wextra', '-Werror', '-D_GNU_SOURCE', '-U__linux__', `-I${include}`,
-      `-I${path.join(root, 'deps', 'cjson')}`, '-fsyntax-only', f])
+    const r = await darwinCompile(t, f)
     t.equal(r.code, 0, `${f}: ${r.output}`)
+  }
+  const { names } = await darwinCompile(t, files[0])
+  t.ok(names.includes('spawn.h') && names.includes('sys/wait.h'), `the stub names its headers (${names.length})`)
+  // controls: what macOS lacks fails, in a copy of the darwin probe
+  const probe = fs.readFileSync(path.join(root, 'csrc', 'darwin', 'probe.c'), 'utf8')
+  const scratch = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'sandy-darwin-src-'))
+  t.teardown(() => fs.rmSync(scratch, { recursive: true, force: true }))
+  const variants = {
+    'a Linux-only header': probe.replace('#include <errno.h>', '#include <errno.h>\n#include <sys/sysmacros.h>'),
+    'a Linux-only function': probe.replace('void sandy_probe_run(sandy_probe_report *r)\n{', 'void sandy_probe_run(sandy_probe_report *r)\n{\n\tint p[2];\n\t(void)pipe2(p, O_CLOEXEC);'),
+    "glibc's name for a stat time": probe.replace('void sandy_probe_run(sandy_probe_report *r)\n{', 'void sandy_probe_run(sandy_probe_report *r)\n{\n\tstruct stat st = {0};\n\t(void)st.st_mtim;')
+  }
+  t.equal(probe.includes('void sandy_probe_run(sandy_probe_report *r)\n{'), true, '(the function the controls edit)')
+  for (const [what, text] of Object.entries(variants)) {
+    t.not(text, probe, `${what}: the copy differs`)
+    const copy = path.join(scratch, 'probe.c')
+    fs.writeFileSync(copy, text)
+    const r = await darwinCompile(t, copy)
+    t.not(r.code, 0, `${what} fails to compile (${r.output.split('\n').find((l) => /error/.test(l)) || ''})`)
   }
 })
 

@@ -156,14 +156,16 @@ static void judge_seatbelt(const sandy_probe_report *r,
 	if (strcmp(r->platform, "darwin") != 0)
 		add_reason(v, "Seatbelt exists on macOS only");
 	else if (!r->sandbox_exec)
-		add_reason(v, "/usr/bin/sandbox-exec is missing or cannot "
-			      "apply the seam's profiles here (inside another "
-			      "sandbox?)");
+		add_reason(v, r->sandbox_exec_detail[0] != '\0'
+				      ? r->sandbox_exec_detail
+				      : "/usr/bin/sandbox-exec was not tried");
 	else
-		/* never run on a Mac, and system services stay reachable
-		 * through mach-lookup (README.md, "macOS") */
+		/* system services stay reachable through mach-lookup, and the
+		 * profile has been checked here by the probe's own writes
+		 * only (README.md, "macOS") */
 		set_usable(v, SANDY_ENFORCEMENT_PARTIAL,
-			   "/usr/bin/sandbox-exec applied the seam's profiles");
+			   "/usr/bin/sandbox-exec enforced both profiles on "
+			   "the probe's writes; system services stay reachable");
 }
 
 void sandy_probe_judge(sandy_probe_report *r)

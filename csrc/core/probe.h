@@ -47,7 +47,8 @@ typedef struct sandy_probe_report {
 	char bwrap_version[64];
 	bool bwrap_works;       /* `bwrap --ro-bind / / true` exited 0 */
 	char bwrap_detail[SANDY_PROBE_TEXT];
-	bool sandbox_exec;      /* macOS: /usr/bin/sandbox-exec applies a profile */
+	bool sandbox_exec;      /* macOS: sandbox-exec enforces both profiles */
+	char sandbox_exec_detail[SANDY_PROBE_TEXT]; /* why not */
 	bool root_user;         /* real, effective or saved uid 0 */
 	bool launcher_ok;       /* Linux: the launcher answered its probe */
 	char launcher_detail[SANDY_PROBE_TEXT]; /* why not, and the fix */

@@ -8,18 +8,24 @@
 
 /* Reads, execution and network as the host allows (macOS has no small
  * closed read set: the dyld shared cache, frameworks and toolchains must
- * stay readable); every file write and hard link refused but to /dev/null;
- * no job handed to launchd, no program opened through Launch Services, no
- * Apple event sent and no preference written through cfprefsd (each would
- * act outside the sandbox: review of issue 16, H1); signals only within
- * the sandbox. In SBPL a later rule wins over an earlier one. Other system
- * services stay reachable through mach-lookup (README.md, "macOS"). */
+ * stay readable); every file write refused, and every hard link and clone
+ * (Seatbelt checks neither as a write: a link in the workspace to a host
+ * file would write that file, and a clone is checked against its source
+ * only; review of issue 16, H3); the data of a few devices writable but
+ * never the nodes themselves (removed, chmod'ed); no job handed to
+ * launchd, no program opened through Launch Services, no Apple event sent
+ * and no preference written through cfprefsd (each would act outside the
+ * sandbox: H1); signals only within the sandbox. In SBPL a later rule wins
+ * over an earlier one. Other system services stay reachable through
+ * mach-lookup (README.md, "macOS"). */
 #define BASE                                                                 \
 	"(version 1)\n"                                                      \
 	"(allow default)\n"                                                  \
-	"(deny file-write* file-link)\n"                                     \
+	"(deny file-write* file-link file-clone)\n"                          \
 	"(deny job-creation lsopen appleevent-send user-preference-write)\n" \
-	"(allow file-write* (literal \"/dev/null\"))\n"                      \
+	"(allow file-write-data\n"                                           \
+	"  (literal \"/dev/null\") (literal \"/dev/zero\")\n"                \
+	"  (literal \"/dev/tty\") (regex #\"^/dev/fd/[0-9]+$\"))\n"          \
 	"(deny signal)\n"                                                    \
 	"(allow signal (target same-sandbox))\n"
 
@@ -29,7 +35,7 @@ static const char *const profiles[] = {
 	 * never the two directories themselves removed or replaced (a root
 	 * swapped for a link would widen the next call: H2) */
 	[SANDY_MODE_WORKSPACE_WRITE] =
-		BASE "(allow file-write* file-link\n"
+		BASE "(allow file-write*\n"
 		     "  (subpath (param \"" SANDY_SEATBELT_ROOT "\"))\n"
 		     "  (subpath (param \"" SANDY_SEATBELT_TEMP "\")))\n"
 		     "(deny file-write-unlink file-write-create\n"

@@ -1,15 +1,29 @@
-/* The macOS probe: sandbox-exec at its absolute path, and whether it can
- * apply the seam's two profiles here (it cannot inside another sandbox:
- * sandbox_apply is refused), each within a deadline. Compiled on Linux only for syntax and
- * warnings (test/native.test.js); never run on a Mac (README.md, "macOS"). */
+/* The macOS probe: whether /usr/bin/sandbox-exec enforces the seam's two
+ * profiles here, asked of the kernel rather than read from the profile's
+ * text. In a scratch directory made here (ws, tmp, out, and a file
+ * out/victim), each profile runs one shell script (SCRIPT below) within a
+ * deadline, and this process then looks at what the script left:
+ *
+ *   workspace-write: the writes into ws and tmp land, the two (still
+ *     empty) directories themselves are not removed, and the write into out and a hard link from ws to
+ *     out/victim are refused; /dev/null stays writable (exit 0);
+ *   read-only: the writes into ws and tmp are refused too.
+ *
+ * Any other outcome (sandbox-exec missing, a profile this macOS cannot
+ * parse, sandbox_apply refused inside another sandbox, a rule that does
+ * not hold) leaves the backend unusable, with the first check that failed
+ * as the reason. Compiled on Linux against csrc/test/darwin_sdk.h
+ * (test/native.test.js); never run on a Mac (README.md, "macOS"). */
 #include "../core/probe.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
-#include <stdlib.h>
 #include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -23,10 +37,64 @@ extern char **environ;
 /* Each run's deadline, in steps of 10 ms. */
 #define DEADLINE_STEPS 300
 
-/* Whether words (sandbox-exec, a profile, the shim) run /usr/bin/true and
- * exit 0 before the deadline (killed after it); its output to /dev/null
- * (inside another sandbox sandbox-exec prints its refusal). */
-static bool runs_true(char **words)
+/* $1 ws, $2 tmp, $3 out. Every write is tried; the parent judges. */
+#define SCRIPT                                                               \
+	"echo x > /dev/null || exit 3\n"                                     \
+	"rmdir \"$1\" \"$2\" 2>/dev/null\n"                                  \
+	"(echo x > \"$1/in\") 2>/dev/null\n"                                 \
+	"(echo x > \"$2/in\") 2>/dev/null\n"                                 \
+	"(echo x > \"$3/in\") 2>/dev/null\n"                                 \
+	"ln \"$3/victim\" \"$1/link\" 2>/dev/null\n"                         \
+	"exit 0\n"
+
+/* The scratch directory's entries, in the order they are removed. */
+enum { IN_WS, LINK_WS, IN_TMP, IN_OUT, VICTIM, WS, TMP, OUT, ENTRIES };
+static const char *const names[ENTRIES] = {
+	[IN_WS] = "ws/in",	 [LINK_WS] = "ws/link", [IN_TMP] = "tmp/in",
+	[IN_OUT] = "out/in",	 [VICTIM] = "out/victim", [WS] = "ws",
+	[TMP] = "tmp",		 [OUT] = "out",
+};
+
+typedef struct scratch {
+	char base[64];
+	char path[ENTRIES][96];
+} scratch;
+
+static bool exists(const scratch *s, int entry)
+{
+	return access(s->path[entry], F_OK) == 0;
+}
+
+static void scratch_remove(const scratch *s)
+{
+	for (int e = 0; e < ENTRIES; e++)
+		if (unlink(s->path[e]) != 0)
+			rmdir(s->path[e]);
+	rmdir(s->base);
+}
+
+/* /private/tmp, not /tmp: Seatbelt matches resolved paths. */
+static bool scratch_make(scratch *s)
+{
+	int fd;
+
+	snprintf(s->base, sizeof(s->base), "/private/tmp/sandy-probe-XXXXXX");
+	if (mkdtemp(s->base) == NULL)
+		return false;
+	for (int e = 0; e < ENTRIES; e++)
+		snprintf(s->path[e], sizeof(s->path[e]), "%s/%s", s->base,
+			 names[e]);
+	if (mkdir(s->path[WS], 0700) != 0 || mkdir(s->path[TMP], 0700) != 0 ||
+	    mkdir(s->path[OUT], 0700) != 0)
+		return false;
+	fd = open(s->path[VICTIM], O_WRONLY | O_CREAT | O_EXCL, 0600);
+	return fd >= 0 && close(fd) == 0;
+}
+
+/* Whether words (sandbox-exec, a profile, the shim, the script) exit 0
+ * before the deadline (killed after it); output to /dev/null (inside
+ * another sandbox sandbox-exec prints its refusal). */
+static bool runs(char **words)
 {
 	const struct timespec step = {0, 10 * 1000 * 1000};
 	posix_spawn_file_actions_t fa;
@@ -58,42 +126,79 @@ static bool runs_true(char **words)
 	return false;
 }
 
-/* Both of the seam's profiles, as confine would write them, applied here
- * (a macOS that cannot parse one would fail every call). */
-static bool applies_the_profiles(void)
+/* The script under mode's profile, as confine writes it; NULL when it
+ * ran and left what the mode allows, else what went wrong. */
+static const char *enforces(sandy_mode mode, const scratch *s)
 {
-	static const sandy_mode modes[] = {SANDY_MODE_READ_ONLY,
-					   SANDY_MODE_WORKSPACE_WRITE};
-	bool ok = true;
+	bool writes = mode == SANDY_MODE_WORKSPACE_WRITE;
+	size_t n = 0;
+	char **w = sandy_seatbelt_argv(mode, s->path[WS], s->path[TMP], &n);
+	const char *tail[] = {"/bin/sh",   "-c",	 SCRIPT,     "sh",
+			      s->path[WS], s->path[TMP], s->path[OUT]};
+	char **full = w == NULL ? NULL : calloc(n + 8, sizeof(*full));
+	const char *why = NULL;
 
-	for (size_t m = 0; ok && m < 2; m++) {
-		size_t n = 0;
-		char **w = sandy_seatbelt_argv(modes[m], "/private/var/empty",
-					       "/private/var/empty", &n);
-		char **full = w == NULL ? NULL : calloc(n + 2, sizeof(*full));
-
-		ok = full != NULL;
-		if (ok) {
-			memcpy(full, w, n * sizeof(*full));
-			full[n] = "/usr/bin/true";
-			ok = runs_true(full);
-		}
-		free(full);
-		sandy_argv_free(w);
+	if (full != NULL) {
+		/* ... /bin/sh -c SCRIPT sh WS TMP OUT */
+		memcpy(full, w, n * sizeof(*full));
+		for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
+			full[n + i] = (char *)tail[i];
 	}
-	return ok;
+	if (full == NULL)
+		why = "could not be tried: out of memory";
+	else if (!runs(full))
+		why = "did not run a profile to its end (a profile this macOS "
+		      "cannot parse, or inside another sandbox?)";
+	else if (!exists(s, WS) || !exists(s, TMP))
+		why = "let the workspace or temp directory itself be removed";
+	else if (exists(s, IN_WS) != writes || exists(s, IN_TMP) != writes)
+		why = writes ? "refused a write into the workspace"
+			     : "let a read-only run write";
+	else if (exists(s, IN_OUT))
+		why = "let a write outside the workspace land";
+	else if (exists(s, LINK_WS))
+		why = "let a hard link to a file outside the workspace be made";
+	free(full);
+	sandy_argv_free(w);
+	return why;
+}
+
+/* Both profiles, each in a fresh scratch directory; NULL when both hold. */
+static const char *sandbox_exec_enforces(void)
+{
+	static const sandy_mode modes[] = {SANDY_MODE_WORKSPACE_WRITE,
+					   SANDY_MODE_READ_ONLY};
+	const char *why = NULL;
+
+	if (access(SANDY_SANDBOX_EXEC, X_OK) != 0)
+		return "is missing";
+	for (size_t m = 0; why == NULL && m < 2; m++) {
+		scratch s;
+
+		memset(&s, 0, sizeof(s));
+		why = scratch_make(&s) ? enforces(modes[m], &s)
+				       : "could not be tried: no scratch "
+					 "directory in /private/tmp";
+		if (s.base[0] != '\0')
+			scratch_remove(&s);
+	}
+	return why;
 }
 
 void sandy_probe_run(sandy_probe_report *r)
 {
 	struct utsname u;
+	const char *why;
 
 	memset(r, 0, sizeof(*r));
 	strcpy(r->platform, "darwin");
 	if (uname(&u) == 0)
 		strncpy(r->kernel_release, u.release,
 			sizeof(r->kernel_release) - 1);
-	r->sandbox_exec = access(SANDY_SANDBOX_EXEC, X_OK) == 0 &&
-			  applies_the_profiles();
+	why = sandbox_exec_enforces();
+	r->sandbox_exec = why == NULL;
+	if (why != NULL)
+		snprintf(r->sandbox_exec_detail, sizeof(r->sandbox_exec_detail),
+			 SANDY_SANDBOX_EXEC " %s", why);
 	sandy_probe_judge(r);
 }

@@ -1,7 +1,7 @@
 /* The seatbelt backend's words (csrc/darwin/plan.h), checked where no Mac
  * is: the profiles against golden files, their structure (balanced
- * parentheses, the version and base rule first, no path but the constant
- * /dev/null in the text, every (param "NAME") given by a -D word and every
+ * parentheses, the version and base rule first, no path in the text but
+ * the constant devices, every (param "NAME") given by a -D word and every
  * -D word used), hostile paths that change nothing but their own -D word,
  * and the argv's shape. Built by scripts/c-tests.sh; run with the golden
  * directory as its argument. */
@@ -13,9 +13,10 @@
 #include "check.h"
 #include "../darwin/plan.h"
 #include "../core/policy_argv.h"
+#include "../core/probe.h"
 
 /* What every profile starts with: the version, then the base rule. */
-#define FIRST "(version 1)\n(allow default)\n(deny file-write* file-link)\n"
+#define FIRST "(version 1)\n(allow default)\n(deny file-write* file-link file-clone)\n"
 
 
 static char *slurp(const char *dir, const char *name)
@@ -58,11 +59,13 @@ static bool balanced(const char *p)
 	return depth == 0 && !in_string;
 }
 
-/* Every string literal in the profile is /dev/null, a parameter's name or
- * a same-sandbox target: no path is spliced into the text. */
+/* Every string literal in the profile is one of the constant devices, a
+ * parameter's name or a same-sandbox target: no path is spliced into the
+ * text. */
 static bool only_constant_strings(const char *p)
 {
-	static const char *const allowed[] = {"\"/dev/null\"",
+	static const char *const allowed[] = {"\"/dev/null\"", "\"/dev/zero\"",
+					      "\"/dev/tty\"", "\"^/dev/fd/[0-9]+$\"",
 					      "\"" SANDY_SEATBELT_ROOT "\"",
 					      "\"" SANDY_SEATBELT_TEMP "\"", NULL};
 
@@ -152,7 +155,7 @@ int main(int argc, char **argv)
 		check(profile != NULL && strncmp(profile, FIRST, strlen(FIRST)) == 0,
 		      what);
 		snprintf(what, sizeof(what),
-			 "%s: no string but /dev/null and parameter names", files[m]);
+			 "%s: no string but the devices and parameter names", files[m]);
 		check(profile != NULL && only_constant_strings(profile), what);
 	}
 	check(!balanced("(a (b)") && !balanced("(a))(") && !balanced("(\")\""),
@@ -216,6 +219,33 @@ int main(int argc, char **argv)
 			      sandy_seatbelt_argv(SANDY_MODE_NONE, NULL, NULL, &n) == NULL &&
 			      sandy_seatbelt_profile(SANDY_MODE_NONE) == NULL,
 		      "workspace-write without both paths, or no mode: NULL");
+	}
+	/* the judge: seatbelt usable only on darwin, only when the probe's
+	 * writes held, and then partial; the probe's reason otherwise */
+	{
+		sandy_probe_report r;
+		const sandy_backend_verdict *v = &r.backends[SANDY_BACKEND_SEATBELT];
+
+		memset(&r, 0, sizeof(r));
+		strcpy(r.platform, "darwin");
+		strcpy(r.sandbox_exec_detail,
+		       "/usr/bin/sandbox-exec let a write outside the workspace land");
+		sandy_probe_judge(&r);
+		check(!v->usable && v->enforcement[0] == '\0' &&
+			      strcmp(v->reason, r.sandbox_exec_detail) == 0,
+		      "judge: a probe write that did not hold leaves seatbelt unusable, saying which");
+		r.sandbox_exec_detail[0] = '\0';
+		sandy_probe_judge(&r);
+		check(!v->usable && strstr(v->reason, "not tried") != NULL,
+		      "judge: no measurement, no use");
+		r.sandbox_exec = true;
+		sandy_probe_judge(&r);
+		check(v->usable && strcmp(v->enforcement, "partial") == 0,
+		      "judge: the writes held: usable, partial (services reachable)");
+		strcpy(r.platform, "linux");
+		sandy_probe_judge(&r);
+		check(!v->usable && strstr(v->reason, "macOS only") != NULL,
+		      "judge: never elsewhere, whatever the facts say");
 	}
 	return check_summary("seatbelt");
 }
