@@ -10,6 +10,7 @@ const { ancestorIds, exposure } = require('./launcher-copy')
 const { probe: hostProbe } = require('./probe')
 const { SandboxUnavailableError } = require('./errors')
 const { isWithin } = require('./paths')
+const { seatbeltArgv } = require('./seatbelt')
 const { own, ownOptions } = require('./own')
 const { checkRunner, refuseRunner } = require('./runner')
 const { newNonce, launcherRules, checkArgv, checkArgvSize } = require('./launcher-protocol')
@@ -237,6 +238,43 @@ function currentLauncher (name) {
   }
 }
 
+// macOS: sandbox-exec and the shell its shim runs, by absolute path (System
+// Integrity Protection keeps both; lib/seatbelt.js makes the words). The
+// probe ran both profiles and checked the kernel's answers before this
+// backend could be selected (csrc/darwin/probe.c). A workspace that holds
+// either program is refused, and writable roots are not offered yet.
+const SEATBELT_PROGRAMS = ['/usr/bin/sandbox-exec', '/bin/sh']
+
+// The directories that hold program, by device and inode: those above its
+// canonical directory, and those above the program's own target when it
+// is there (a link such as Debian's /bin/sh leads elsewhere).
+function holderIds (program) {
+  const ids = ancestorIds(fs.realpathSync(path.dirname(program)))
+  try {
+    for (const id of ancestorIds(fs.realpathSync(program))) ids.add(id)
+  } catch {}
+  return ids
+}
+
+function seatbeltConfine (verdict, writableRoots, policy, argv) {
+  if (policy.mode === 'workspace-write') {
+    if (writableRoots.length > 0) {
+      throw new SandboxUnavailableError('the seatbelt backend takes no writable roots beside the workspace yet', { reasons: ['seatbelt: writableRoots are not supported'] })
+    }
+    if (SEATBELT_PROGRAMS.some((p) => holderIds(p).has(policy.rootId))) {
+      throw new SandboxUnavailableError('sandbox-exec or the shell its shim runs lies inside the workspace', { reasons: ['seatbelt: the workspace root holds /usr/bin/sandbox-exec or /bin/sh'] })
+    }
+  }
+  const built = [...seatbeltArgv(policy, [...argv])]
+  const tail = built.slice(built.length - argv.length)
+  /* c8 ignore next 3 */
+  if (built[0] !== SEATBELT_PROGRAMS[0] || built.length <= argv.length || tail.some((w, i) => w !== argv[i])) {
+    throw new SandboxUnavailableError('the confined argv could not be built', { reasons: ['seatbelt: internal error'] })
+  }
+  const dialect = nativeDialect('seatbelt')
+  return { argv: built, enforcement: verdict.enforcement, ...dialect, writableRoots: [] }
+}
+
 function confineWith (report, { runner, writableRoots }, policy, argv) {
   const name = report.selected
   const verdict = report.candidates.find((c) => c.name === name)
@@ -244,11 +282,7 @@ function confineWith (report, { runner, writableRoots }, policy, argv) {
     refuseRunner(runner.argv[0], policy)
     return { argv: [...runner.argv, ...argv], enforcement: runner.enforcement, denialSignatures: runner.denialSignatures, runnerFailureRules: runner.runnerFailureRules, writableRoots: [] }
   }
-  // lib/seatbelt.js makes its words, tested on Linux only: confine refuses
-  // until they have run on a Mac (README.md, "macOS")
-  if (name === 'seatbelt') {
-    throw new SandboxUnavailableError('Seatbelt confinement is not enabled yet: its profile has never run on a Mac', { reasons: ['seatbelt: never run on a Mac'] })
-  }
+  if (name === 'seatbelt') return seatbeltConfine(verdict, writableRoots, policy, argv)
   const nonce = newNonce()
   const launcher = currentLauncher(name)
   // the launcher copies' directories: kept read-only in every sandbox, and
@@ -313,7 +347,8 @@ function createLocalSandboxProvider (options = {}) {
   let report = null
   // Cached once the launcher was usable; until then asked again, so a
   // provider outlives a moment in which no verified launcher could be had.
-  const arbitration = () => (report && report.launcher !== null ? report : (report = arbitrate(config)))
+  // (Seatbelt needs no launcher.)
+  const arbitration = () => (report && (report.launcher !== null || report.selected === 'seatbelt') ? report : (report = arbitrate(config)))
 
   function confine (argv, policy) {
     checkArgv(argv)

@@ -3,8 +3,10 @@
 // checks the profiles themselves): the argv's shape for both modes, the
 // temp directory, paths only as parameters, the shim run here for real
 // (the part of the argv after sandbox-exec's "--" is plain /bin/sh), the
-// dialect judged by classifyExit, and a provider that would select
-// seatbelt refusing until the profile has run on a Mac.
+// dialect judged by classifyExit, and a provider given a darwin probe:
+// what it confines and what it refuses (nothing here runs sandbox-exec;
+// on a Mac the probe checks the kernel's answers first, csrc/darwin/probe.c,
+// and test/darwin/seatbelt.darwin.js runs the words for real).
 const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
@@ -26,7 +28,7 @@ const tmpdir = () => tmpLink
 t.test('read-only: sandbox-exec by absolute path, the fixed profile, no parameter', async (t) => {
   const a = seatbeltArgv({ mode: 'read-only', root: '/Users/me/p' }, ['ls', '-l'], { tmpdir })
   t.same(a.slice(0, 2), ['/usr/bin/sandbox-exec', '-p'])
-  t.match(a[2], /^\(version 1\)\n\(allow default\)\n\(deny file-write\* file-link\)\n/)
+  t.match(a[2], /^\(version 1\)\n\(allow default\)\n\(deny file-write\* file-link file-clone\)\n/)
   t.same(a.slice(3), ['--', '/bin/sh', '-c', 'exec "$@"', 'sandy-native', 'ls', '-l'])
   t.notOk(a.some((w) => w.includes('/Users/me/p')), 'the root is not used at all')
   t.same(fs.readdirSync(tmpReal), [], 'no temp directory')
@@ -70,16 +72,65 @@ t.test('the dialect: EPERM is a denial, sandbox-exec\'s own refusals are runner 
   t.equal(classifyExit(confined, { code: 127, stderr: 'sh: exec: nope: not found\n' }).kind, 'ordinary', 'a missing command stays ordinary')
 })
 
-t.test('a provider that selects seatbelt refuses until its profile has run on a Mac', async (t) => {
-  const real = require('../lib/probe.js').probe()
-  const darwin = structuredClone(real)
+// A provider on a host whose probe says what a Mac's would.
+function darwinProvider (t, seatbelt, options) {
+  const darwin = structuredClone(require('../lib/probe.js').probe())
   darwin.platform = 'darwin'
   for (const name of Object.keys(darwin.backends)) darwin.backends[name] = { usable: false, enforcement: null, reason: 'not Linux' }
-  darwin.backends.seatbelt = { usable: true, enforcement: 'full', reason: 'sandbox-exec applied a trivial profile' }
-  const { createLocalSandboxProvider } = t.mockRequire('../lib/provider.js', { '../lib/probe.js': { probe: () => darwin } })
-  const p = createLocalSandboxProvider()
-  t.equal(p.probe().selected, 'seatbelt', 'selected where it is usable')
-  const err = t.throws(() => p.confine(['true'], { mode: 'read-only', workspaceRoot: dir }), { code: 'SANDBOX_UNAVAILABLE' })
-  t.match(err.reasons, ['seatbelt: never run on a Mac'])
+  darwin.backends.seatbelt = seatbelt
+  let probes = 0
+  const mocks = { '../lib/probe.js': { probe: () => { probes++; return darwin } } }
+  const { createLocalSandboxProvider } = t.mockRequire('../lib/provider.js', mocks)
+  const { confinePolicy } = t.mockRequire('../lib/confine.js', { ...mocks, '../lib/policy.js': require('../lib/policy.js') })
+  return { provider: createLocalSandboxProvider(options), probes: () => probes, confinePolicy }
+}
+const USABLE = { usable: true, enforcement: 'partial', reason: '/usr/bin/sandbox-exec enforced both profiles on the probe\'s writes' }
+
+t.test('a darwin provider confines through sandbox-exec, with the probe\'s verdict and the dialect', async (t) => {
+  const { provider, probes } = darwinProvider(t, USABLE)
+  t.equal(provider.probe().selected, 'seatbelt', 'selected where it is usable')
+  const before = fs.readdirSync(os.tmpdir()).length
+  const ro = provider.confine(['ls', '-l'], { mode: 'read-only', workspaceRoot: dir })
+  t.same(ro.argv.slice(0, 2), ['/usr/bin/sandbox-exec', '-p'])
+  t.same(ro.argv.slice(3), ['--', '/bin/sh', '-c', 'exec "$@"', 'sandy-native', 'ls', '-l'])
+  t.equal(ro.enforcement, 'partial', 'the probe\'s verdict, not a promise')
+  t.same(ro.denialSignatures, ['Operation not permitted'])
+  t.same(ro.runnerFailureRules, binding.addon.backendDialect('seatbelt').runnerFailureRules)
+  t.same(ro.writableRoots, [])
+  t.ok(Object.isFrozen(ro) && Object.isFrozen(ro.argv), 'frozen like every ConfinedArgv')
+  t.equal(fs.readdirSync(os.tmpdir()).length, before, 'read-only makes no temp directory')
+  const ws = provider.confine(['make'], { mode: 'workspace-write', workspaceRoot: path.join(dir, '.') })
+  t.equal(ws.argv[4], `WORKSPACE_ROOT=${dir}`, 'the canonical root as a parameter')
+  const temp = ws.argv[6].slice('TEMP_DIR='.length)
+  t.equal(path.dirname(temp), fs.realpathSync(os.tmpdir()), 'a temp directory of its own, under the canonical temp directory')
+  t.teardown(() => fs.rmSync(temp, { recursive: true, force: true }))
+  t.same(ws.argv.slice(-1), ['make'])
+  provider.confine(['true'], { mode: 'read-only', workspaceRoot: dir })
+  t.equal(probes(), 1, 'the host is probed once for the provider (no launcher to wait for)')
   t.not(require('../lib/provider.js').createLocalSandboxProvider().probe().selected, 'seatbelt', 'never selected on Linux')
+})
+
+t.test('a darwin provider refuses what it cannot confine', async (t) => {
+  const unusable = darwinProvider(t, { usable: false, enforcement: null, reason: '/usr/bin/sandbox-exec let a write outside the workspace land' })
+  const err = t.throws(() => unusable.provider.confine(['true'], { mode: 'read-only', workspaceRoot: dir }), { code: 'SANDBOX_UNAVAILABLE' })
+  t.ok(err.reasons.includes('seatbelt: /usr/bin/sandbox-exec let a write outside the workspace land'), 'a probe whose writes did not hold: nothing is confined, and why')
+  const roots = darwinProvider(t, USABLE, { writableRoots: [dir] }).provider
+  t.match(t.throws(() => roots.confine(['true'], { mode: 'workspace-write', workspaceRoot: dir }), { code: 'SANDBOX_UNAVAILABLE' }).reasons,
+    ['seatbelt: writableRoots are not supported'], 'writable roots beside the workspace: refused, never dropped')
+  t.equal(roots.confine(['true'], { mode: 'read-only', workspaceRoot: dir }).argv[0], '/usr/bin/sandbox-exec', 'read-only ignores them, as elsewhere')
+  const { provider } = darwinProvider(t, USABLE)
+  // the shell the shim runs lies under /usr here (Debian's /bin/sh is a
+  // link to /usr/bin/dash); a workspace holding it could replace it
+  const holder = path.dirname(path.dirname(fs.realpathSync('/bin/sh')))
+  t.match(t.throws(() => provider.confine(['true'], { mode: 'workspace-write', workspaceRoot: holder }), { code: 'SANDBOX_UNAVAILABLE' }).reasons,
+    ['seatbelt: the workspace root holds /usr/bin/sandbox-exec or /bin/sh'], `a workspace holding the shell (${holder}) is refused`)
+  t.equal(provider.confine(['true'], { mode: 'read-only', workspaceRoot: holder }).argv[0], '/usr/bin/sandbox-exec', 'control: read-only there is fine')
+})
+
+t.test('Sandy policies stay Unsupported on macOS', async (t) => {
+  const { confinePolicy } = darwinProvider(t, USABLE)
+  const { SandboxPolicy } = require('../lib/policy.js')
+  const policy = new SandboxPolicy('block_all').grant(dir, 'read', 'subtree')
+  const err = t.throws(() => confinePolicy(['/bin/true'], policy, { cwd: dir }), { name: 'SandboxError', kind: 'Unsupported' })
+  t.match(err.message, /not Linux/, 'because the sandy backend is not usable there')
 })
