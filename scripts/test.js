@@ -7,6 +7,9 @@
 //     sanitizer runtimes;
 //  3. the same suite against that build (switched off with
 //     SANDY_TEST_NO_ASAN=1 for quick local runs, which strict mode refuses).
+// On macOS, one stage instead: the files of test/darwin/subset.js (the
+// seatbelt backend run for real, and what needs neither Linux nor the
+// launcher), without coverage.
 // Then what could not be covered, the stage times, and one closing line
 // "N passed, N failed, N skipped" computed from the real results
 // (scripts/test-verdict.js says how strict mode judges them).
@@ -106,17 +109,26 @@ function stage (name, fn) {
   return counts
 }
 
-stage('suite', () => runTap(root, { SANDY_TEST_STAGE: 'main' }))
-if (process.env.SANDY_TEST_NO_ASAN === '1') {
-  for (const name of ['ASan/UBSan build', 'suite under ASan/UBSan']) {
-    stages.push({ name, seconds: 0, disabled: 'SANDY_TEST_NO_ASAN=1' })
+if (process.platform === 'darwin') {
+  const files = require('../test/darwin/subset.js')
+  stage('darwin subset', () => runTap(root, { SANDY_TEST_STAGE: 'darwin' }, ['--disable-coverage', ...files]))
+} else {
+  linuxStages()
+}
+
+function linuxStages () {
+  stage('suite', () => runTap(root, { SANDY_TEST_STAGE: 'main' }))
+  if (process.env.SANDY_TEST_NO_ASAN === '1') {
+    for (const name of ['ASan/UBSan build', 'suite under ASan/UBSan']) {
+      stages.push({ name, seconds: 0, disabled: 'SANDY_TEST_NO_ASAN=1' })
+    }
+  } else if (stage('ASan/UBSan build', buildAsan).fail === 0) {
+    const files = fs.readdirSync(path.join(root, 'test'))
+      .filter((f) => f.endsWith('.test.js') && !NOT_UNDER_ASAN.includes(f))
+      .map((f) => path.join('test', f))
+    console.log(`# not run under ASan/UBSan (no sanitized code in them): ${NOT_UNDER_ASAN.join(', ')}`)
+    stage('suite under ASan/UBSan', () => runTap(ASAN, sanitizerEnv(), ['--disable-coverage', ...files]))
   }
-} else if (stage('ASan/UBSan build', buildAsan).fail === 0) {
-  const files = fs.readdirSync(path.join(root, 'test'))
-    .filter((f) => f.endsWith('.test.js') && !NOT_UNDER_ASAN.includes(f))
-    .map((f) => path.join('test', f))
-  console.log(`# not run under ASan/UBSan (no sanitized code in them): ${NOT_UNDER_ASAN.join(', ')}`)
-  stage('suite under ASan/UBSan', () => runTap(ASAN, sanitizerEnv(), ['--disable-coverage', ...files]))
 }
 
 const verdict = judge({ stages, strict, uid: process.getuid(), allowlist: require('../test/allowed-skips.js') })

@@ -15,10 +15,12 @@ const YAML = require('yaml')
 
 const ROOT = path.join(__dirname, '..')
 const WORKFLOW = path.join('.github', 'workflows', 'ci.yml')
-// GitHub's hosted runners the jobs may name: x64 and arm64.
+// GitHub's hosted runners the Linux jobs may name: x64 and arm64; the
+// macos job runs on MACOS alone.
 const RUNNERS = ['ubuntu-24.04', 'ubuntu-24.04-arm']
+const MACOS = 'macos-latest'
 const MAX_MINUTES = 90
-const JOBS = ['test', 'prebuilds', 'unprivileged-probe']
+const JOBS = ['test', 'prebuilds', 'unprivileged-probe', 'macos']
 // owner/repo[/path]@vN[.N[.N]] or a full commit: never a branch.
 const PINNED = /^[\w.-]+\/[\w.-]+(\/[\w./-]+)?@(v\d+(\.\d+){0,2}|[0-9a-f]{40})$/
 // A path into the repository's scripts/ or .ci/ as a word of a command.
@@ -75,8 +77,9 @@ function structure (wf, root) {
   for (const id of JOBS) if (!isObject(jobs[id])) p.push(`jobs: no ${id} job`)
   for (const [id, job] of Object.entries(jobs)) {
     if (!isObject(job)) continue
+    const allowed = id === 'macos' ? [MACOS] : RUNNERS
     for (const r of runnersOf(job)) {
-      if (!RUNNERS.includes(r)) p.push(`jobs.${id}: runs-on ${JSON.stringify(r)} is not one of ${RUNNERS.join(', ')}`)
+      if (!allowed.includes(r)) p.push(`jobs.${id}: runs-on ${JSON.stringify(r)} is not one of ${allowed.join(', ')}`)
     }
     const minutes = job['timeout-minutes']
     if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_MINUTES) {
@@ -145,6 +148,13 @@ function structure (wf, root) {
   if (probe['continue-on-error'] !== undefined || (Array.isArray(probe.steps) && probe.steps.some((s) => s && s['continue-on-error'] !== undefined))) {
     p.push('jobs.unprivileged-probe: continue-on-error would hide a broken build or probe (sandy probe exits 0 whatever is usable)')
   }
+
+  const mac = jobs.macos || {}
+  if (mac.container !== undefined) p.push('jobs.macos: runs in a container (macOS runners have none)')
+  const macRuns = runs('macos')
+  if (!/^npm ci\b/m.test(macRuns)) p.push('jobs.macos: no step runs `npm ci` (the addon is built there)')
+  if (!/^npm test -- --strict$/m.test(macRuns)) p.push('jobs.macos: no step runs `npm test -- --strict` (the darwin subset)')
+  if (!/npx --no-install sandy probe/.test(macRuns)) p.push('jobs.macos: no step runs `npx --no-install sandy probe`')
   return p
 }
 
@@ -223,7 +233,12 @@ const BROKEN = [
   ['the probe as root', 'npx --no-install sandy probe --root "$RUNNER_TEMP" | tee', 'sudo npx --no-install sandy probe --root "$RUNNER_TEMP" | tee', /uses sudo for something else than apt-get/],
   ['a probe step that may fail silently', '      - name: sandy probe\n', '      - name: sandy probe\n        continue-on-error: true\n', /continue-on-error would hide/],
   ['a bash syntax error', 'if [ "${#problems[@]}" -eq 0 ]; then', 'if [ "${#problems[@]}" -eq 0 ]; do', /Kernel precondition.*: bash -n: .*syntax error/],
-  ['an unquoted variable', '>> "$GITHUB_OUTPUT"', '>> $GITHUB_OUTPUT', /Release tarball.*: shellcheck line \d+: .*SC2086/]
+  ['an unquoted variable', '>> "$GITHUB_OUTPUT"', '>> $GITHUB_OUTPUT', /Release tarball.*: shellcheck line \d+: .*SC2086/],
+  ['no macOS job', '  macos:\n    name:', '  mac:\n    name:', /jobs: no macos job/],
+  ['the macOS job on Linux', 'runs-on: macos-latest', 'runs-on: ubuntu-24.04', /jobs\.macos: runs-on "ubuntu-24\.04" is not one of macos-latest/],
+  ['a Linux job on macOS', 'runs-on: ubuntu-24.04\n', 'runs-on: macos-latest\n', /jobs\.prebuilds: runs-on "macos-latest" is not one of/],
+  ['the macOS job without its suite', 'run: npm test -- --strict', 'run: npm test', /jobs\.macos: no step runs `npm test -- --strict`/],
+  ['the macOS job without a build', 'run: npm ci --no-audit --no-fund\n      - name: sandy probe\n        run: npx --no-install sandy probe --root "$RUNNER_TEMP"\n      - name: The darwin', 'run: npm install --ignore-scripts\n      - name: sandy probe\n        run: npx --no-install sandy probe --root "$RUNNER_TEMP"\n      - name: The darwin', /jobs\.macos: no step runs `npm ci`/]
 ]
 
 t.test('each check fails on a workflow broken for it', async (t) => {
@@ -233,6 +248,20 @@ t.test('each check fails on a workflow broken for it', async (t) => {
       const problems = lint(text.replace(from, to))
       t.ok(problems.some((p) => problem.test(p)), `reported: ${problem}`, { found: problems })
     })
+  }
+})
+
+t.test('the darwin subset the macOS job runs exists, and parses', async (t) => {
+  const files = require('./darwin/subset.js')
+  t.ok(files.includes('test/darwin/seatbelt.darwin.js'), 'the seatbelt backend run for real is part of it')
+  for (const f of files) {
+    t.ok(fs.existsSync(path.join(ROOT, f)), `${f} exists`)
+    const r = spawnSync(process.execPath, ['--check', path.join(ROOT, f)], { encoding: 'utf8' })
+    t.equal(r.status, 0, `${f} parses (${r.stderr.trim()})`)
+  }
+  const linuxOnly = /\b(setpriv|unshare|strace|\/proc\/|helpers\/sandbox)\b/
+  for (const f of files) {
+    t.notMatch(fs.readFileSync(path.join(ROOT, f), 'utf8'), linuxOnly, `${f} uses nothing Linux-only by name`)
   }
 })
 

@@ -1,0 +1,128 @@
+'use strict'
+// The seatbelt backend on a Mac, for real: every case spawns the argv the
+// provider returns, checks the kernel's answer, and shows the same action
+// succeeding unconfined. macOS only (test/darwin/subset.js); written on
+// Linux and never run yet (README.md, "macOS"), so the first run on a Mac
+// is its first test too.
+const t = require('tap')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+const { createLocalSandboxProvider, classifyExit } = require('../..')
+
+if (process.platform !== 'darwin') {
+  t.fail(`seatbelt.darwin.js runs on macOS only (this is ${process.platform})`)
+  process.exit(1)
+}
+
+// Seatbelt matches resolved paths: everything here is canonical
+// (/private/var/folders/..., not /var/folders/...).
+const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-darwin-')))
+t.teardown(() => fs.rmSync(base, { recursive: true, force: true }))
+const ws = path.join(base, 'ws')
+const outside = path.join(base, 'outside')
+fs.mkdirSync(ws)
+fs.mkdirSync(outside)
+fs.writeFileSync(path.join(outside, 'victim'), 'host\n')
+
+const provider = createLocalSandboxProvider()
+const sh = (script, ...args) => ['/bin/sh', '-c', script, 'sh', ...args]
+
+function confined (mode, argv) {
+  const c = provider.confine(argv, { mode, workspaceRoot: ws })
+  const r = spawnSync(c.argv[0], c.argv.slice(1), { encoding: 'utf8', cwd: ws })
+  return { ...r, confinedArgv: c, kind: classifyExit(c, { code: r.status, stderr: r.stderr }).kind }
+}
+function unconfined (argv) {
+  return spawnSync(argv[0], argv.slice(1), { encoding: 'utf8', cwd: ws })
+}
+
+t.test('the probe selects seatbelt, partial', async (t) => {
+  const p = provider.probe()
+  const seatbelt = p.candidates.find((c) => c.name === 'seatbelt')
+  t.equal(p.selected, 'seatbelt', `selected (${seatbelt.reason})`)
+  t.equal(seatbelt.enforcement, 'partial')
+  for (const c of p.candidates.filter((c) => c.name !== 'seatbelt')) t.equal(c.usable, false, `${c.name}: not on macOS`)
+})
+
+t.test('workspace-write: the workspace and TMPDIR are writable, nothing else', async (t) => {
+  const inside = confined('workspace-write', sh('echo in > "$1/in.txt" && echo tmp > "$TMPDIR/t" && cat "$TMPDIR/t"', ws))
+  t.equal(inside.status, 0, inside.stderr)
+  t.equal(fs.readFileSync(path.join(ws, 'in.txt'), 'utf8'), 'in\n')
+  t.equal(inside.stdout, 'tmp\n', 'a temp directory of its own')
+  t.not(inside.confinedArgv.argv.find((w) => w.startsWith('TEMP_DIR=')), undefined)
+
+  const out = confined('workspace-write', sh('echo out > "$1/out.txt"', outside))
+  t.not(out.status, 0, 'a write outside fails')
+  t.match(out.stderr, /Operation not permitted/)
+  t.equal(out.kind, 'denied', 'classified as a denial')
+  t.notOk(fs.existsSync(path.join(outside, 'out.txt')))
+  t.equal(unconfined(sh('echo out > "$1/out.txt"', outside)).status, 0, 'control: it succeeds unconfined')
+  fs.rmSync(path.join(outside, 'out.txt'))
+
+  const tmp = confined('workspace-write', sh('echo x > /private/tmp/sandy-darwin-$$'))
+  t.not(tmp.status, 0, 'the shared /private/tmp is not writable')
+  t.equal(tmp.kind, 'denied')
+})
+
+t.test('read-only: the workspace is not writable either; /dev/null and /dev/stderr are', async (t) => {
+  const r = confined('read-only', sh('echo x > "$1/ro.txt"', ws))
+  t.not(r.status, 0)
+  t.equal(r.kind, 'denied')
+  t.notOk(fs.existsSync(path.join(ws, 'ro.txt')))
+  const dev = confined('read-only', sh('echo a > /dev/null && echo b > /dev/stderr'))
+  t.equal(dev.status, 0, `devices by path (${dev.stderr})`)
+  t.equal(dev.stderr, 'b\n')
+  t.equal(unconfined(sh('echo x > "$1/ro.txt"', ws)).status, 0, 'control: the write succeeds unconfined')
+})
+
+t.test('a hard link to a host file is refused (it would write that file)', async (t) => {
+  const victim = path.join(outside, 'victim')
+  const r = confined('workspace-write', sh('ln "$1" "$2/link" && echo pwned >> "$2/link"', victim, ws))
+  t.not(r.status, 0)
+  t.equal(fs.readFileSync(victim, 'utf8'), 'host\n', 'the host file is unchanged')
+  t.notOk(fs.existsSync(path.join(ws, 'link')))
+  const control = unconfined(sh('ln "$1" "$2/link"', victim, ws))
+  t.equal(control.status, 0, 'control: the link is made unconfined')
+  fs.rmSync(path.join(ws, 'link'))
+})
+
+t.test('a clone of a workspace file outside it is refused', async (t) => {
+  fs.writeFileSync(path.join(ws, 'src'), 'x')
+  const r = confined('workspace-write', ['/bin/cp', '-c', path.join(ws, 'src'), path.join(outside, 'clone')])
+  t.not(r.status, 0)
+  t.notOk(fs.existsSync(path.join(outside, 'clone')))
+  t.equal(unconfined(['/bin/cp', '-c', path.join(ws, 'src'), path.join(outside, 'clone')]).status, 0, 'control: cp -c works unconfined (APFS)')
+})
+
+t.test('the workspace root itself cannot be removed or replaced', async (t) => {
+  const empty = path.join(base, 'empty-ws')
+  fs.mkdirSync(empty)
+  const c = provider.confine(sh('rmdir "$1"', empty), { mode: 'workspace-write', workspaceRoot: empty })
+  const r = spawnSync(c.argv[0], c.argv.slice(1), { encoding: 'utf8' })
+  t.not(r.status, 0)
+  t.ok(fs.existsSync(empty), 'still there')
+  t.equal(unconfined(sh('rmdir "$1"', empty)).status, 0, 'control: removed unconfined')
+})
+
+t.test('signals reach only the sandbox', async (t) => {
+  const r = confined('workspace-write', sh('kill -0 "$1"', String(process.pid)))
+  t.not(r.status, 0, 'the caller cannot be signalled from inside')
+  t.equal(unconfined(sh('kill -0 "$1"', String(process.pid))).status, 0, 'control: it can unconfined')
+  const own = confined('workspace-write', sh('sleep 5 & kill $!'))
+  t.equal(own.status, 0, `its own children can (${own.stderr})`)
+})
+
+t.test('a missing command is the shell\'s 127, ordinary; sandbox-exec\'s own refusal is a runner failure', async (t) => {
+  const m = confined('read-only', ['sandy-no-such-command'])
+  t.equal(m.status, 127)
+  t.equal(m.kind, 'ordinary')
+  // nested: sandbox_apply is refused inside a sandbox. The same line and
+  // status from a command that runs sandbox-exec itself: THREAT_MODEL.md,
+  // the Seatbelt runner rule (a documented limit).
+  const nested = confined('read-only', ['/usr/bin/sandbox-exec', '-p', '(version 1)(allow default)', '/usr/bin/true'])
+  t.equal(nested.status, 71, nested.stderr)
+  t.match(nested.stderr, /^sandbox-exec: /m)
+  t.equal(nested.kind, 'runner-failure')
+})

@@ -1,0 +1,11 @@
+'use strict'
+// The suite on macOS (scripts/test.js there; the macos job of
+// .github/workflows/ci.yml): the files that need neither Linux nor the
+// launcher, and seatbelt.darwin.js, which runs the seatbelt backend for
+// real. None of it has run on a Mac yet (README.md, "macOS").
+module.exports = Object.freeze([
+  'test/seatbelt.test.js',
+  'test/classify.test.js',
+  'test/policy-document.test.js',
+  'test/darwin/seatbelt.darwin.js'
+])
