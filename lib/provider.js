@@ -257,6 +257,9 @@ function holderIds (program) {
 }
 
 function seatbeltConfine (verdict, writableRoots, policy, argv) {
+  // the shim's `exec "$@"`: bash (macOS's /bin/sh) reads a leading - as
+  // exec's own option (-c, -l, -a NAME), and runs another command
+  if (argv[0].startsWith('-')) throw new RangeError('argv[0] must not start with "-" under the seatbelt backend (its shell shim would read it as an option)')
   if (policy.mode === 'workspace-write') {
     if (writableRoots.length > 0) {
       throw new SandboxUnavailableError('the seatbelt backend takes no writable roots beside the workspace yet', { reasons: ['seatbelt: writableRoots are not supported'] })

@@ -124,6 +124,10 @@ t.test('a darwin provider refuses what it cannot confine', async (t) => {
     ['seatbelt: writableRoots are not supported'], 'writable roots beside the workspace: refused, never dropped')
   t.equal(roots.confine(['true'], { mode: 'read-only', workspaceRoot: dir }).argv[0], '/usr/bin/sandbox-exec', 'read-only ignores them, as elsewhere')
   const { provider } = darwinProvider(t, USABLE)
+  // bash, macOS's /bin/sh, reads the shim's first word as exec's option
+  const bash = spawnSync('bash', ['-c', 'exec "$@"', 'x', '-l', 'echo', 'ran echo'], { encoding: 'utf8' })
+  t.equal(bash.stdout, 'ran echo\n', 'why: bash\'s exec takes -l as its own option and runs another command')
+  t.throws(() => provider.confine(['-l', 'echo'], { mode: 'read-only', workspaceRoot: dir }), { name: 'RangeError', message: /argv\[0\] must not start with "-"/ })
   // the directory of the shell the shim runs (Debian's /bin/sh is a link
   // to /usr/bin/dash): a workspace holding it could replace it
   const holder = path.dirname(fs.realpathSync('/bin/sh'))

@@ -9,7 +9,7 @@ const path = require('node:path')
 
 const root = path.join(__dirname, '..')
 const doc = fs.readFileSync(path.join(root, 'THREAT_MODEL.md'), 'utf8')
-const CITATION = /`(test\/[\w./-]+\.test\.js)` › "([^"]+)"/g
+const CITATION = /`(test\/[\w./-]+\.(?:test|darwin)\.js)` › "([^"]+)"/g
 
 function citations (text) {
   // (a citation may wrap across lines of the document)
@@ -39,7 +39,7 @@ t.test('every cited test exists', async (t) => {
 })
 
 t.test('every promise cites a test', async (t) => {
-  const sections = ['Promises of every Linux backend', '`sandy` backend', '`bwrap` backend', '`landlock` backend']
+  const sections = ['Promises of every Linux backend', '`sandy` backend', '`bwrap` backend', '`landlock` backend', '`seatbelt` backend']
   for (const title of sections) {
     const rows = tableRows(title)
     t.ok(rows.length > 0, `${title}: has promises`)
