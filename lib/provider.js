@@ -239,20 +239,24 @@ function currentLauncher (name) {
 }
 
 // macOS: sandbox-exec and the shell its shim runs, by absolute path (System
-// Integrity Protection keeps both; lib/seatbelt.js makes the words). The
-// probe ran both profiles and checked the kernel's answers before this
-// backend could be selected (csrc/darwin/probe.c). A workspace that holds
-// either program is refused, and writable roots are not offered yet.
-const SEATBELT_PROGRAMS = ['/usr/bin/sandbox-exec', '/bin/sh']
+// Integrity Protection keeps both; lib/seatbelt.js makes the words), and
+// the link that chooses which shell /bin/sh runs. The probe ran both
+// profiles and checked the kernel's answers before this backend could be
+// selected (csrc/darwin/probe.c). A workspace that holds any of them is
+// refused, and writable roots are not offered yet.
+const SEATBELT_PROGRAMS = ['/usr/bin/sandbox-exec', '/bin/sh', '/private/var/select/sh']
 
 // The directories that hold program, by device and inode: those above its
 // canonical directory, and those above the program's own target when it
-// is there (a link such as Debian's /bin/sh leads elsewhere).
+// is there (a link such as Debian's /bin/sh leads elsewhere). Nothing for
+// a directory that is not there.
 function holderIds (program) {
-  const ids = ancestorIds(fs.realpathSync(path.dirname(program)))
-  try {
-    for (const id of ancestorIds(fs.realpathSync(program))) ids.add(id)
-  } catch {}
+  const ids = new Set()
+  for (const p of [path.dirname(program), program]) {
+    try {
+      for (const id of ancestorIds(fs.realpathSync(p))) ids.add(id)
+    } catch {}
+  }
   return ids
 }
 
@@ -265,7 +269,7 @@ function seatbeltConfine (verdict, writableRoots, policy, argv) {
       throw new SandboxUnavailableError('the seatbelt backend takes no writable roots beside the workspace yet', { reasons: ['seatbelt: writableRoots are not supported'] })
     }
     if (SEATBELT_PROGRAMS.some((p) => holderIds(p).has(policy.rootId))) {
-      throw new SandboxUnavailableError('sandbox-exec or the shell its shim runs lies inside the workspace', { reasons: ['seatbelt: the workspace root holds /usr/bin/sandbox-exec or /bin/sh'] })
+      throw new SandboxUnavailableError('sandbox-exec or the shell its shim runs lies inside the workspace', { reasons: ['seatbelt: the workspace root holds sandbox-exec or the shell its shim runs'] })
     }
   }
   const built = [...seatbeltArgv(policy, [...argv])]

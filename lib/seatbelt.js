@@ -8,6 +8,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const binding = require('./binding')
+const { SandboxUnavailableError } = require('./errors')
 
 // The words for argv under { mode, root } (root canonical). workspace-write
 // gets a temp directory of its own, made here (0700) under the canonical
@@ -16,7 +17,13 @@ const binding = require('./binding')
 // the user's whole one; it is left to the system's periodic cleanup.
 function seatbeltArgv ({ mode, root }, argv, { tmpdir = os.tmpdir } = {}) {
   if (mode !== 'workspace-write') return [...binding.addon.seatbeltArgv(mode, null, null), ...argv]
-  const temp = fs.mkdtempSync(path.join(fs.realpathSync.native(tmpdir()), 'sandy-'))
+  let temp
+  try {
+    temp = fs.mkdtempSync(path.join(fs.realpathSync.native(tmpdir()), 'sandy-'))
+  } catch (err) {
+    // (the code, never the path)
+    throw new SandboxUnavailableError(`the seatbelt backend cannot make its temp directory (${err.code})`, { reasons: [`seatbelt: no temp directory under $TMPDIR (${err.code})`] })
+  }
   return [...binding.addon.seatbeltArgv(mode, root, temp), ...argv]
 }
 

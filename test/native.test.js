@@ -74,28 +74,44 @@ t.test('cppcheck finds no warnings in the C sources', async (t) => {
 })
 
 // The files a Mac builds into the addon (its own, the core, darwin/), with
-// __linux__ undefined, against csrc/test/darwin_sdk.h alone: each header it
-// names becomes a file that includes it, and nothing else of the system is
-// on the include path (-nostdinc; the compiler's freestanding headers and
+// __linux__ undefined, against csrc/test/darwin_sdk.h alone: each of its
+// sections becomes the header it names, holding only that section and
+// the base types (sys/types.h), and nothing else of the system is on the
+// include path (-nostdinc; the compiler's freestanding headers and
 // Node-API's stay). A Linux-only header, function or struct member in a
-// macOS branch fails here.
+// macOS branch fails here, and so does a function whose header is not
+// included.
 const DARWIN_SDK = path.join(root, 'csrc', 'test', 'darwin_sdk.h')
 const NODE_INCLUDE = [path.resolve(process.execPath, '..', '..', 'include', 'node'), '/usr/include/node']
   .find((d) => fs.existsSync(path.join(d, 'node_api.h')))
 
+// { name: text } of the stub's headers
+function darwinHeaders () {
+  const text = fs.readFileSync(DARWIN_SDK, 'utf8')
+  const body = text.slice(text.indexOf('/* ---- '), text.lastIndexOf('#endif'))
+  const parts = body.split(/^\/\* ---- (\S+) ---- \*\/$/m).slice(1)
+  const headers = {}
+  for (let i = 0; i < parts.length; i += 2) {
+    const guard = `SANDY_STUB_${parts[i].replace(/\W/g, '_').toUpperCase()}`
+    const base = parts[i] === 'sys/types.h' ? '#include <stdarg.h>\n#include <stddef.h>\n#include <stdint.h>\n' : '#include <sys/types.h>\n'
+    headers[parts[i]] = `#ifndef ${guard}\n#define ${guard}\n${base}${parts[i + 1]}\n#endif\n`
+  }
+  return headers
+}
+
 // (file: a source, or a copy elsewhere whose quoted includes resolve as
 // they do from csrc/darwin/)
 async function darwinCompile (t, file) {
-  const headers = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'sandy-darwin-sdk-'))
-  t.teardown(() => fs.rmSync(headers, { recursive: true, force: true }))
-  const names = [...fs.readFileSync(DARWIN_SDK, 'utf8').matchAll(/^ \* SANDY_DARWIN_HEADERS: (.*)$/gm)].flatMap((m) => m[1].split(' '))
-  for (const name of names) {
-    fs.mkdirSync(path.dirname(path.join(headers, name)), { recursive: true })
-    fs.writeFileSync(path.join(headers, name), `#include ${JSON.stringify(DARWIN_SDK)}\n`)
+  const dir = fs.mkdtempSync(path.join(require('node:os').tmpdir(), 'sandy-darwin-sdk-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const headers = darwinHeaders()
+  for (const [name, text] of Object.entries(headers)) {
+    fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true })
+    fs.writeFileSync(path.join(dir, name), text)
   }
   const gccInclude = (await run(['gcc', '-print-file-name=include'])).output.trim()
-  return { names, ...await run(['gcc', '-std=c11', '-Wall', '-Wextra', '-Werror', '-ffreestanding', '-nostdinc',
-    '-isystem', gccInclude, '-isystem', headers, '-iquote', path.join(root, 'csrc', 'darwin'), `-I${NODE_INCLUDE}`, `-I${path.join(root, 'deps', 'cjson')}`,
+  return { names: Object.keys(headers), ...await run(['gcc', '-std=c11', '-Wall', '-Wextra', '-Werror', '-ffreestanding', '-nostdinc',
+    '-isystem', gccInclude, '-isystem', dir, '-iquote', path.join(root, 'csrc', 'darwin'), `-I${NODE_INCLUDE}`, `-I${path.join(root, 'deps', 'cjson')}`,
     '-U__linux__', '-U__linux', '-Ulinux', '-U__gnu_linux__', '-D__APPLE__', '-D__MACH__', '-fsyntax-only', file]) }
 }
 
@@ -115,7 +131,8 @@ t.test('the macOS sources compile on Linux against the stub SDK', async (t) => {
   const variants = {
     'a Linux-only header': probe.replace('#include <errno.h>', '#include <errno.h>\n#include <sys/sysmacros.h>'),
     'a Linux-only function': probe.replace('void sandy_probe_run(sandy_probe_report *r)\n{', 'void sandy_probe_run(sandy_probe_report *r)\n{\n\tint p[2];\n\t(void)pipe2(p, O_CLOEXEC);'),
-    "glibc's name for a stat time": probe.replace('void sandy_probe_run(sandy_probe_report *r)\n{', 'void sandy_probe_run(sandy_probe_report *r)\n{\n\tstruct stat st = {0};\n\t(void)st.st_mtim;')
+    "glibc's name for a stat time": probe.replace('void sandy_probe_run(sandy_probe_report *r)\n{', 'void sandy_probe_run(sandy_probe_report *r)\n{\n\tstruct stat st = {0};\n\t(void)st.st_mtim;'),
+    'a function whose header is missing': probe.replace('#include <spawn.h>\n', '')
   }
   t.equal(probe.includes('void sandy_probe_run(sandy_probe_report *r)\n{'), true, '(the function the controls edit)')
   for (const [what, text] of Object.entries(variants)) {

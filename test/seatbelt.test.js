@@ -132,8 +132,19 @@ t.test('a darwin provider refuses what it cannot confine', async (t) => {
   // to /usr/bin/dash): a workspace holding it could replace it
   const holder = path.dirname(fs.realpathSync('/bin/sh'))
   t.match(t.throws(() => provider.confine(['true'], { mode: 'workspace-write', workspaceRoot: holder }), { code: 'SANDBOX_UNAVAILABLE' }).reasons,
-    ['seatbelt: the workspace root holds /usr/bin/sandbox-exec or /bin/sh'], `a workspace holding the shell (${holder}) is refused`)
+    ['seatbelt: the workspace root holds sandbox-exec or the shell its shim runs'], `a workspace holding the shell (${holder}) is refused`)
   t.equal(provider.confine(['true'], { mode: 'read-only', workspaceRoot: holder }).argv[0], '/usr/bin/sandbox-exec', 'control: read-only there is fine')
+  // a $TMPDIR that is not there: refused by its code, never its path
+  const missing = path.join(dir, 'no-such-tmpdir')
+  const saved = process.env.TMPDIR
+  process.env.TMPDIR = missing
+  try {
+    const e = t.throws(() => provider.confine(['true'], { mode: 'workspace-write', workspaceRoot: dir }), { code: 'SANDBOX_UNAVAILABLE', message: /cannot make its temp directory \(ENOENT\)/ })
+    t.notOk(JSON.stringify({ m: e.message, r: e.reasons }).includes(missing), 'the error names no path')
+  } finally {
+    if (saved === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = saved
+  }
 })
 
 t.test('Sandy policies stay Unsupported on macOS', async (t) => {

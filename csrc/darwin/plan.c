@@ -12,25 +12,38 @@
  * (Seatbelt checks neither as a write: a link in the workspace to a host
  * file would write that file, and a clone is checked against its source
  * only; review of issue 16, H3); the data of a few devices writable but
- * never the nodes themselves (removed, chmod'ed); no job handed to
- * launchd, no program opened through Launch Services, no Apple event sent
- * and no preference written through cfprefsd (each would act outside the
- * sandbox: H1); signals only within the sandbox. In SBPL a later rule wins
- * over an earlier one. Other system services stay reachable through
- * mach-lookup (README.md, "macOS"). */
+ * never the nodes themselves (removed, chmod'ed); no mount or unmount, and
+ * no disk image mounted for it by diskarbitrationd (a mount over a host
+ * directory replaces what is there); no job handed to launchd, no program
+ * opened through Launch Services or registered with it, no Apple event
+ * sent and no preference written through cfprefsd (each would act outside
+ * the sandbox: H1); no input pushed into a terminal (TIOCSTI: the shell
+ * that resumes would run it) and no terminal revoked; signals only within
+ * the sandbox. In SBPL a later rule wins over an earlier one, so the
+ * terminal rule, which narrows the default's file-ioctl, comes last. Other
+ * system services stay reachable through mach-lookup (README.md,
+ * "macOS"). ioctl-command needs macOS 13: an older sandbox-exec cannot
+ * parse the profile, and the probe fails closed. */
 #define BASE                                                                 \
 	"(version 1)\n"                                                      \
 	"(allow default)\n"                                                  \
 	"(deny file-write* file-link file-clone)\n"                          \
+	"(deny file-mount file-unmount file-revoke)\n"                       \
 	"(deny job-creation lsopen appleevent-send user-preference-write)\n" \
+	"(deny mach-lookup\n"                                                \
+	"  (global-name \"com.apple.DiskArbitration.diskarbitrationd\")\n"   \
+	"  (global-name \"com.apple.lsd.modifydb\"))\n"                      \
 	"(allow file-write-data\n"                                           \
 	"  (literal \"/dev/null\") (literal \"/dev/zero\")\n"                \
 	"  (literal \"/dev/tty\") (regex #\"^/dev/fd/[0-9]+$\"))\n"          \
 	"(deny signal)\n"                                                    \
 	"(allow signal (target same-sandbox))\n"
 
+/* After every allow of a mode (file-ioctl stays the default's). */
+#define TAIL "(deny file-ioctl (ioctl-command TIOCSTI))\n"
+
 static const char *const profiles[] = {
-	[SANDY_MODE_READ_ONLY] = BASE,
+	[SANDY_MODE_READ_ONLY] = BASE TAIL,
 	/* the workspace and the call's temp directory, both by parameter, and
 	 * never the two directories themselves removed or replaced (a root
 	 * swapped for a link would widen the next call: H2) */
@@ -40,7 +53,7 @@ static const char *const profiles[] = {
 		     "  (subpath (param \"" SANDY_SEATBELT_TEMP "\")))\n"
 		     "(deny file-write-unlink file-write-create\n"
 		     "  (literal (param \"" SANDY_SEATBELT_ROOT "\"))\n"
-		     "  (literal (param \"" SANDY_SEATBELT_TEMP "\")))\n",
+		     "  (literal (param \"" SANDY_SEATBELT_TEMP "\")))\n" TAIL,
 };
 
 const char *sandy_seatbelt_profile(sandy_mode mode)

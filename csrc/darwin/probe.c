@@ -5,7 +5,8 @@
  * deadline, and this process then looks at what the script left:
  *
  *   workspace-write: the writes into ws and tmp land, the two (still
- *     empty) directories themselves are not removed, and the write into out and a hard link from ws to
+ *     empty) directories themselves are not removed, tmp is not moved
+ *     into ws, and the write into out and a hard link from ws to
  *     out/victim are refused; /dev/null stays writable (exit 0);
  *   read-only: the writes into ws and tmp are refused too.
  *
@@ -41,6 +42,7 @@ extern char **environ;
 #define SCRIPT                                                               \
 	"echo x > /dev/null || exit 3\n"                                     \
 	"rmdir \"$1\" \"$2\" 2>/dev/null\n"                                  \
+	"mv \"$2\" \"$1/moved\" 2>/dev/null\n"                               \
 	"(echo x > \"$1/in\") 2>/dev/null\n"                                 \
 	"(echo x > \"$2/in\") 2>/dev/null\n"                                 \
 	"(echo x > \"$3/in\") 2>/dev/null\n"                                 \
@@ -48,11 +50,11 @@ extern char **environ;
 	"exit 0\n"
 
 /* The scratch directory's entries, in the order they are removed. */
-enum { IN_WS, LINK_WS, IN_TMP, IN_OUT, VICTIM, WS, TMP, OUT, ENTRIES };
+enum { IN_WS, LINK_WS, IN_TMP, IN_OUT, VICTIM, MOVED, WS, TMP, OUT, ENTRIES };
 static const char *const names[ENTRIES] = {
-	[IN_WS] = "ws/in",	 [LINK_WS] = "ws/link", [IN_TMP] = "tmp/in",
-	[IN_OUT] = "out/in",	 [VICTIM] = "out/victim", [WS] = "ws",
-	[TMP] = "tmp",		 [OUT] = "out",
+	[IN_WS] = "ws/in",   [LINK_WS] = "ws/link",   [IN_TMP] = "tmp/in",
+	[IN_OUT] = "out/in", [VICTIM] = "out/victim", [MOVED] = "ws/moved",
+	[WS] = "ws",         [TMP] = "tmp",           [OUT] = "out",
 };
 
 typedef struct scratch {
@@ -150,7 +152,8 @@ static const char *enforces(sandy_mode mode, const scratch *s)
 		why = "did not run a profile to its end (a profile this macOS "
 		      "cannot parse, or inside another sandbox?)";
 	else if (!exists(s, WS) || !exists(s, TMP))
-		why = "let the workspace or temp directory itself be removed";
+		why = "let the workspace or temp directory itself be removed "
+		      "or moved";
 	else if (exists(s, IN_WS) != writes || exists(s, IN_TMP) != writes)
 		why = writes ? "refused a write into the workspace"
 			     : "let a read-only run write";

@@ -1,19 +1,19 @@
 /* A minimal stand-in for the macOS SDK: the few types, constants and
  * functions the files a Mac builds into the addon (scripts/sources.js
- * groups core, addon and addon-darwin) use, declared as macOS declares
- * them. test/native.test.js compiles those files on Linux with -nostdinc
- * and __linux__ undefined against this header alone (plus the compiler's
- * own freestanding headers and Node-API's), so a Linux-only header,
- * function, constant or struct member in a macOS branch fails the build
- * here, where no Mac is. Only declarations: nothing here is ever linked
- * or run, and a value matters only where it must be a constant.
+ * groups core, addon and addon-darwin) use, each under the header macOS
+ * declares it in. test/native.test.js compiles those files on Linux with
+ * -nostdinc and __linux__ undefined against this alone (plus the
+ * compiler's own freestanding headers and Node-API's): every section
+ * below becomes a header of that name holding only its section and the
+ * base types, so a Linux-only header, function, constant or struct member
+ * in a macOS branch fails the build here, where no Mac is, and so does a
+ * function used without the header that declares it. Only declarations:
+ * nothing here is ever linked or run, and a value matters only where it
+ * must be a constant. Included whole, it declares everything (cppcheck).
  *
- * The test gives every header below its own file that includes this one;
- * any other header (<sys/sysmacros.h>, <linux/...>) is missing:
- *
- * SANDY_DARWIN_HEADERS: dirent.h errno.h fcntl.h limits.h poll.h signal.h
- * SANDY_DARWIN_HEADERS: spawn.h stdio.h stdlib.h string.h sys/stat.h
- * SANDY_DARWIN_HEADERS: sys/types.h sys/utsname.h sys/wait.h time.h unistd.h
+ * Each section starts with a line "---- NAME ----" in a comment of its
+ * own; the first, sys/types.h, is the base every generated header
+ * includes: the types macOS's headers share through <sys/_types/...>.
  */
 #ifndef SANDY_DARWIN_SDK_H
 #define SANDY_DARWIN_SDK_H
@@ -36,6 +36,20 @@ typedef uint16_t nlink_t;
 typedef long time_t;
 typedef int64_t blkcnt_t;
 typedef int32_t blksize_t;
+typedef uint32_t sigset_t;
+typedef enum { P_ALL, P_PID, P_PGID } idtype_t;
+struct timespec {
+	time_t tv_sec;
+	long tv_nsec;
+};
+typedef struct {
+	int si_signo;
+	int si_errno;
+	int si_code;
+	pid_t si_pid;
+	uid_t si_uid;
+	int si_status;
+} siginfo_t;
 
 /* ---- limits.h ---- */
 #define CHAR_BIT 8
@@ -88,10 +102,6 @@ int *__error(void);
 #define EOVERFLOW 84
 
 /* ---- time.h ---- */
-struct timespec {
-	time_t tv_sec;
-	long tv_nsec;
-};
 typedef enum {
 	CLOCK_REALTIME = 0,
 	CLOCK_MONOTONIC = 6
@@ -99,7 +109,8 @@ typedef enum {
 int clock_gettime(clockid_t clock, struct timespec *ts);
 int nanosleep(const struct timespec *req, struct timespec *rem);
 
-/* ---- sys/stat.h: macOS names its times st_*timespec ---- */
+/* ---- sys/stat.h ---- */
+/* macOS names its times st_*timespec */
 struct stat {
 	dev_t st_dev;
 	mode_t st_mode;
@@ -174,7 +185,6 @@ int fcntl(int fd, int cmd, ...);
 #define X_OK 1
 #define W_OK 2
 #define R_OK 4
-extern char **environ;
 int access(const char *path, int mode);
 int close(int fd);
 ssize_t read(int fd, void *buf, size_t n);
@@ -201,7 +211,8 @@ void abort(void) __attribute__((noreturn));
 unsigned long strtoul(const char *s, char **end, int base);
 long strtol(const char *s, char **end, int base);
 
-/* ---- string.h: strerror_r is POSIX's, returning int ---- */
+/* ---- string.h ---- */
+/* strerror_r is POSIX's, returning int */
 void *memchr(const void *s, int c, size_t n);
 int memcmp(const void *a, const void *b, size_t n);
 void *memcpy(void *dst, const void *src, size_t n);
@@ -265,15 +276,6 @@ struct pollfd {
 int poll(struct pollfd *fds, nfds_t n, int timeout);
 
 /* ---- signal.h ---- */
-typedef uint32_t sigset_t;
-typedef struct {
-	int si_signo;
-	int si_errno;
-	int si_code;
-	pid_t si_pid;
-	uid_t si_uid;
-	int si_status;
-} siginfo_t;
 #define SIGKILL 9
 #define SIGTERM 15
 #define SIGCHLD 20
@@ -283,7 +285,6 @@ int sigemptyset(sigset_t *set);
 int sigfillset(sigset_t *set);
 
 /* ---- sys/wait.h ---- */
-typedef enum { P_ALL, P_PID, P_PGID } idtype_t;
 #define WNOHANG 0x00000001
 #define WEXITED 0x00000004
 #define WNOWAIT 0x00000020
@@ -297,7 +298,8 @@ typedef enum { P_ALL, P_PID, P_PGID } idtype_t;
 pid_t waitpid(pid_t pid, int *status, int options);
 int waitid(idtype_t type, id_t id, siginfo_t *info, int options);
 
-/* ---- spawn.h: opaque pointers on macOS ---- */
+/* ---- spawn.h ---- */
+/* opaque pointers on macOS */
 typedef void *posix_spawn_file_actions_t;
 typedef void *posix_spawnattr_t;
 #define POSIX_SPAWN_SETPGROUP 0x0002

@@ -17,6 +17,9 @@
 
 /* What every profile starts with: the version, then the base rule. */
 #define FIRST "(version 1)\n(allow default)\n(deny file-write* file-link file-clone)\n"
+/* ... and ends with: the terminal rule narrows the default's file-ioctl,
+ * and in SBPL a later rule wins. */
+#define LAST "\n(deny file-ioctl (ioctl-command TIOCSTI))\n"
 
 
 static char *slurp(const char *dir, const char *name)
@@ -59,13 +62,15 @@ static bool balanced(const char *p)
 	return depth == 0 && !in_string;
 }
 
-/* Every string literal in the profile is one of the constant devices, a
- * parameter's name or a same-sandbox target: no path is spliced into the
+/* Every string literal in the profile is one of the constant devices or
+ * service names, or a parameter's name: no path is spliced into the
  * text. */
 static bool only_constant_strings(const char *p)
 {
 	static const char *const allowed[] = {"\"/dev/null\"", "\"/dev/zero\"",
 					      "\"/dev/tty\"", "\"^/dev/fd/[0-9]+$\"",
+					      "\"com.apple.DiskArbitration.diskarbitrationd\"",
+					      "\"com.apple.lsd.modifydb\"",
 					      "\"" SANDY_SEATBELT_ROOT "\"",
 					      "\"" SANDY_SEATBELT_TEMP "\"", NULL};
 
@@ -155,8 +160,14 @@ int main(int argc, char **argv)
 		check(profile != NULL && strncmp(profile, FIRST, strlen(FIRST)) == 0,
 		      what);
 		snprintf(what, sizeof(what),
-			 "%s: no string but the devices and parameter names", files[m]);
+			 "%s: no string but the constant devices, services and parameter names", files[m]);
 		check(profile != NULL && only_constant_strings(profile), what);
+		snprintf(what, sizeof(what),
+			 "%s: the terminal rule last (no later allow reopens TIOCSTI)",
+			 files[m]);
+		check(profile != NULL && strlen(profile) > strlen(LAST) &&
+			      strcmp(profile + strlen(profile) - strlen(LAST), LAST) == 0,
+		      what);
 	}
 	check(!balanced("(a (b)") && !balanced("(a))(") && !balanced("(\")\""),
 	      "control: the balance check sees a broken profile");

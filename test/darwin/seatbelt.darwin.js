@@ -106,6 +106,67 @@ t.test('the workspace root itself cannot be removed or replaced', async (t) => {
   t.equal(unconfined(sh('rmdir "$1"', empty)).status, 0, 'control: removed unconfined')
 })
 
+t.test('the temp directory itself cannot be moved', async (t) => {
+  const r = confined('workspace-write', sh('mv "$TMPDIR" "$1/moved" && echo moved', ws))
+  t.not(r.status, 0, r.stdout)
+  t.notOk(fs.existsSync(path.join(ws, 'moved')))
+  const other = fs.mkdtempSync(path.join(base, 'movable-'))
+  t.equal(unconfined(sh('mv "$1" "$2/moved"', other, ws)).status, 0, 'control: a directory moves unconfined')
+  fs.rmSync(path.join(ws, 'moved'), { recursive: true, force: true })
+})
+
+// TIOCSTI, 0x80017472 on macOS (_IOW('t', 114, char)), through perl so no
+// compiler or python is needed; script(1) gives the command a terminal of
+// its own as its controlling one.
+const PUSH = 'open(my $t, "<", "/dev/tty") or die "no tty: $!\n"; print ioctl($t, 0x80017472, "#") ? "pushed\n" : "refused " . ($! + 0) . "\n"'
+t.test('no input pushed into the controlling terminal (TIOCSTI)', async (t) => {
+  const c = provider.confine(['/usr/bin/perl', '-e', PUSH], { mode: 'workspace-write', workspaceRoot: ws })
+  const r = spawnSync('/usr/bin/script', ['-q', '/dev/null', ...c.argv], { encoding: 'utf8', input: '' })
+  t.match(r.stdout, /refused 1\b/, `EPERM (${r.stdout.trim()} ${r.stderr.trim()})`)
+  const control = spawnSync('/usr/bin/script', ['-q', '/dev/null', '/usr/bin/perl', '-e', PUSH], { encoding: 'utf8', input: '' })
+  t.match(control.stdout, /pushed/, `control: unconfined it is pushed (${control.stdout.trim()})`)
+})
+
+t.test('no preference written through cfprefsd', async (t) => {
+  const domain = `com.sandy-native.test.${process.pid}`
+  t.teardown(() => spawnSync('/usr/bin/defaults', ['delete', domain]))
+  confined('workspace-write', ['/usr/bin/defaults', 'write', domain, 'k', 'confined'])
+  const read = spawnSync('/usr/bin/defaults', ['read', domain, 'k'], { encoding: 'utf8' })
+  t.not(read.stdout.trim(), 'confined', 'the confined write did not land')
+  t.equal(unconfined(['/usr/bin/defaults', 'write', domain, 'k', 'free']).status, 0, 'control: written unconfined')
+  t.equal(spawnSync('/usr/bin/defaults', ['read', domain, 'k'], { encoding: 'utf8' }).stdout.trim(), 'free', 'and read back')
+})
+
+t.test('no job handed to launchd', async (t) => {
+  const label = `com.sandy-native.test.${process.pid}`
+  const marker = path.join(outside, 'launchd-ran')
+  t.teardown(() => spawnSync('/bin/launchctl', ['remove', label]))
+  confined('workspace-write', ['/bin/launchctl', 'submit', '-l', label, '--', '/usr/bin/touch', marker])
+  await new Promise((resolve) => setTimeout(resolve, 2000))
+  t.notOk(fs.existsSync(marker), 'the job did not run outside the sandbox')
+  spawnSync('/bin/launchctl', ['remove', label])
+  t.equal(unconfined(['/bin/launchctl', 'submit', '-l', label, '--', '/usr/bin/touch', marker]).status, 0, 'control: submitted unconfined')
+  for (let i = 0; i < 50 && !fs.existsSync(marker); i++) await new Promise((resolve) => setTimeout(resolve, 100))
+  t.ok(fs.existsSync(marker), 'and launchd ran it')
+})
+
+t.test('no disk image mounted over a host directory', async (t) => {
+  const image = path.join(base, 'x.dmg')
+  const made = spawnSync('/usr/bin/hdiutil', ['create', '-size', '1m', '-fs', 'HFS+', '-volname', 'sandy', '-ov', image], { encoding: 'utf8' })
+  t.equal(made.status, 0, `(the image: ${made.stderr})`)
+  const mnt = path.join(outside, 'mnt')
+  fs.mkdirSync(mnt)
+  const mounted = () => fs.statSync(mnt).dev !== fs.statSync(outside).dev
+  const r = confined('workspace-write', ['/usr/bin/hdiutil', 'attach', '-nobrowse', '-mountpoint', mnt, image])
+  t.not(r.status, 0)
+  t.notOk(mounted(), 'nothing mounted there')
+  if (mounted()) spawnSync('/usr/bin/hdiutil', ['detach', mnt])
+  const control = unconfined(['/usr/bin/hdiutil', 'attach', '-nobrowse', '-mountpoint', mnt, image])
+  t.equal(control.status, 0, `control: attached unconfined (${control.stderr})`)
+  t.ok(mounted(), 'over the directory')
+  spawnSync('/usr/bin/hdiutil', ['detach', mnt])
+})
+
 t.test('signals reach only the sandbox', async (t) => {
   const r = confined('workspace-write', sh('kill -0 "$1"', String(process.pid)))
   t.not(r.status, 0, 'the caller cannot be signalled from inside')
