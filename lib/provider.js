@@ -272,7 +272,9 @@ function seatbeltConfine (verdict, writableRoots, policy, argv) {
       throw new SandboxUnavailableError('sandbox-exec or the shell its shim runs lies inside the workspace', { reasons: ['seatbelt: the workspace root holds sandbox-exec or the shell its shim runs'] })
     }
   }
-  const built = [...seatbeltArgv(policy, [...argv])]
+  // (the size checked before the words are handed back, so a refused argv
+  // leaves no temp directory behind)
+  const built = seatbeltArgv(policy, [...argv], { check: (words) => checkArgvSize(words, (why) => new RangeError(why)) })
   const tail = built.slice(built.length - argv.length)
   /* c8 ignore next 3 */
   if (built[0] !== SEATBELT_PROGRAMS[0] || built.length <= argv.length || tail.some((w, i) => w !== argv[i])) {

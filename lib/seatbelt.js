@@ -15,8 +15,14 @@ const { SandboxUnavailableError } = require('./errors')
 // temp directory (Seatbelt matches resolved paths: /var/folders/... is
 // /private/var/folders/...), exported to the command as TMPDIR instead of
 // the user's whole one; it is left to the system's periodic cleanup.
-function seatbeltArgv ({ mode, root }, argv, { tmpdir = os.tmpdir } = {}) {
-  if (mode !== 'workspace-write') return [...binding.addon.seatbeltArgv(mode, null, null), ...argv]
+// check(words), when given, may refuse the whole argv: the temp directory
+// made for it is removed then.
+function seatbeltArgv ({ mode, root }, argv, { tmpdir = os.tmpdir, check = () => {} } = {}) {
+  if (mode !== 'workspace-write') {
+    const words = [...binding.addon.seatbeltArgv(mode, null, null), ...argv]
+    check(words)
+    return words
+  }
   let temp
   try {
     temp = fs.mkdtempSync(path.join(fs.realpathSync.native(tmpdir()), 'sandy-'))
@@ -24,7 +30,14 @@ function seatbeltArgv ({ mode, root }, argv, { tmpdir = os.tmpdir } = {}) {
     // (the code, never the path)
     throw new SandboxUnavailableError(`the seatbelt backend cannot make its temp directory (${err.code})`, { reasons: [`seatbelt: no temp directory under $TMPDIR (${err.code})`] })
   }
-  return [...binding.addon.seatbeltArgv(mode, root, temp), ...argv]
+  const words = [...binding.addon.seatbeltArgv(mode, root, temp), ...argv]
+  try {
+    check(words)
+  } catch (err) {
+    fs.rmSync(temp, { recursive: true, force: true })
+    throw err
+  }
+  return words
 }
 
 module.exports = { seatbeltArgv }

@@ -79,7 +79,10 @@ function darwinProvider (t, seatbelt, options) {
   for (const name of Object.keys(darwin.backends)) darwin.backends[name] = { usable: false, enforcement: null, reason: 'not Linux' }
   darwin.backends.seatbelt = seatbelt
   let probes = 0
-  const mocks = { '../lib/probe.js': { probe: () => { probes++; return darwin } } }
+  // macOS has no launcher: verifying one fails there
+  const real = require('../lib/binding.js')
+  const noLauncher = Object.create(real, { verifiedLauncherPath: { value: () => { throw new Error('no launcher on macOS') } } })
+  const mocks = { '../lib/probe.js': { probe: () => { probes++; return darwin } }, '../lib/binding.js': noLauncher }
   const { createLocalSandboxProvider } = t.mockRequire('../lib/provider.js', mocks)
   const { confinePolicy } = t.mockRequire('../lib/confine.js', { ...mocks, '../lib/policy.js': require('../lib/policy.js') })
   return { provider: createLocalSandboxProvider(options), probes: () => probes, confinePolicy }
@@ -118,6 +121,8 @@ t.test('a darwin provider confines through sandbox-exec, with the probe\'s verdi
 t.test('a darwin provider refuses what it cannot confine', async (t) => {
   const unusable = darwinProvider(t, { usable: false, enforcement: null, reason: '/usr/bin/sandbox-exec let a write outside the workspace land' })
   const err = t.throws(() => unusable.provider.confine(['true'], { mode: 'read-only', workspaceRoot: dir }), { code: 'SANDBOX_UNAVAILABLE' })
+  t.throws(() => unusable.provider.confine(['true'], { mode: 'read-only', workspaceRoot: dir }), { code: 'SANDBOX_UNAVAILABLE' })
+  t.equal(unusable.probes(), 2, 'with nothing usable and no launcher, each confine asks again')
   t.ok(err.reasons.includes('seatbelt: /usr/bin/sandbox-exec let a write outside the workspace land'), 'a probe whose writes did not hold: nothing is confined, and why')
   const roots = darwinProvider(t, USABLE, { writableRoots: [dir] }).provider
   t.match(t.throws(() => roots.confine(['true'], { mode: 'workspace-write', workspaceRoot: dir }), { code: 'SANDBOX_UNAVAILABLE' }).reasons,
@@ -134,6 +139,22 @@ t.test('a darwin provider refuses what it cannot confine', async (t) => {
   t.match(t.throws(() => provider.confine(['true'], { mode: 'workspace-write', workspaceRoot: holder }), { code: 'SANDBOX_UNAVAILABLE' }).reasons,
     ['seatbelt: the workspace root holds sandbox-exec or the shell its shim runs'], `a workspace holding the shell (${holder}) is refused`)
   t.equal(provider.confine(['true'], { mode: 'read-only', workspaceRoot: holder }).argv[0], '/usr/bin/sandbox-exec', 'control: read-only there is fine')
+  // an argv the size bound refuses leaves no temp directory behind (in a
+  // $TMPDIR of this test's own)
+  const own = path.join(dir, 'own-tmpdir')
+  fs.mkdirSync(own)
+  const savedTmp = process.env.TMPDIR
+  process.env.TMPDIR = own
+  try {
+    t.throws(() => provider.confine(['true', 'x'.repeat(1100000)], { mode: 'workspace-write', workspaceRoot: dir }), { name: 'RangeError' })
+    t.throws(() => provider.confine(['true', 'x'.repeat(1100000)], { mode: 'read-only', workspaceRoot: dir }), { name: 'RangeError' })
+    t.same(fs.readdirSync(own), [], 'a refused argv leaves no temp directory')
+    provider.confine(['true'], { mode: 'workspace-write', workspaceRoot: dir })
+    t.equal(fs.readdirSync(own).length, 1, 'control: an accepted one leaves its own')
+  } finally {
+    if (savedTmp === undefined) delete process.env.TMPDIR
+    else process.env.TMPDIR = savedTmp
+  }
   // a $TMPDIR that is not there: refused by its code, never its path
   const missing = path.join(dir, 'no-such-tmpdir')
   const saved = process.env.TMPDIR

@@ -15,24 +15,29 @@
  * never the nodes themselves (removed, chmod'ed); no mount or unmount, and
  * no disk image mounted for it by diskarbitrationd (a mount over a host
  * directory replaces what is there); no job handed to launchd, no program
- * opened through Launch Services or registered with it, no Apple event
- * sent and no preference written through cfprefsd (each would act outside
- * the sandbox: H1); no input pushed into a terminal (TIOCSTI: the shell
- * that resumes would run it) and no terminal revoked; signals only within
- * the sandbox. In SBPL a later rule wins over an earlier one, so the
- * terminal rule, which narrows the default's file-ioctl, comes last. Other
- * system services stay reachable through mach-lookup (README.md,
- * "macOS"). ioctl-command needs macOS 13: an older sandbox-exec cannot
+ * opened through Launch Services (by lsopen or its services) or registered
+ * with it, no Apple event sent and no preference written through cfprefsd
+ * (each would act outside the sandbox: H1); no task port of a process
+ * outside the sandbox (code injected there would run unconfined); no
+ * input pushed into a terminal (TIOCSTI: the shell that resumes would run
+ * it) and no terminal revoked; signals only within the sandbox. In SBPL
+ * a later rule wins over an earlier one, so the terminal rule, which
+ * narrows the default's file-ioctl, comes last. Other system services stay
+ * reachable through mach-lookup (README.md, "macOS"). ioctl-command needs macOS 13: an older sandbox-exec cannot
  * parse the profile, and the probe fails closed. */
 #define BASE                                                                 \
 	"(version 1)\n"                                                      \
 	"(allow default)\n"                                                  \
 	"(deny file-write* file-link file-clone)\n"                          \
-	"(deny file-mount file-unmount file-revoke)\n"                       \
+	"(deny file-mount file-mount-update file-unmount file-revoke)\n"     \
 	"(deny job-creation lsopen appleevent-send user-preference-write)\n" \
 	"(deny mach-lookup\n"                                                \
 	"  (global-name \"com.apple.DiskArbitration.diskarbitrationd\")\n"   \
+	"  (global-name \"com.apple.coreservices.launchservicesd\")\n"       \
+	"  (global-name \"com.apple.coreservices.quarantine-resolver\")\n"   \
 	"  (global-name \"com.apple.lsd.modifydb\"))\n"                      \
+	"(deny mach-priv-task-port)\n"                                       \
+	"(allow mach-priv-task-port (target same-sandbox))\n"                \
 	"(allow file-write-data\n"                                           \
 	"  (literal \"/dev/null\") (literal \"/dev/zero\")\n"                \
 	"  (literal \"/dev/tty\") (regex #\"^/dev/fd/[0-9]+$\"))\n"          \

@@ -71,6 +71,8 @@ static bool only_constant_strings(const char *p)
 					      "\"/dev/tty\"", "\"^/dev/fd/[0-9]+$\"",
 					      "\"com.apple.DiskArbitration.diskarbitrationd\"",
 					      "\"com.apple.lsd.modifydb\"",
+					      "\"com.apple.coreservices.launchservicesd\"",
+					      "\"com.apple.coreservices.quarantine-resolver\"",
 					      "\"" SANDY_SEATBELT_ROOT "\"",
 					      "\"" SANDY_SEATBELT_TEMP "\"", NULL};
 
