@@ -127,8 +127,11 @@ const PRIVATE_TEMP = '/tmp'
 // by device and inode: a confined command could change the launcher of a
 // later run there.
 function resolveWritableRoots (roots, { mode, root: workspace }, protect) {
-  if (mode !== 'workspace-write') return []
+  if (mode !== 'workspace-write' || roots.length === 0) return []
   const out = []
+  // (asked once for all the roots)
+  const temp = ancestorIds(PRIVATE_TEMP)
+  const copies = protect.map((d) => ancestorIds(d))
   roots.forEach((dir, i) => {
     let r
     try {
@@ -139,8 +142,8 @@ function resolveWritableRoots (roots, { mode, root: workspace }, protect) {
     }
     // by device and inode: a bind mount shows the same directory elsewhere
     if (r.root === '/') throw writableRootError(i, 'is /, which would make everything writable')
-    if (ancestorIds(PRIVATE_TEMP).has(r.rootId)) throw writableRootError(i, 'is a temp area the sandbox makes private to each run')
-    if (protect.some((d) => ancestorIds(d).has(r.rootId))) throw writableRootError(i, "holds the launcher's copy (a confined command could change a later run's launcher)")
+    if (temp.has(r.rootId)) throw writableRootError(i, 'is a temp area the sandbox makes private to each run')
+    if (copies.some((above) => above.has(r.rootId))) throw writableRootError(i, "holds the launcher's copy (a confined command could change a later run's launcher)")
     if (r.root !== workspace && !out.some((o) => o.root === r.root)) out.push(r)
   })
   return out
@@ -222,7 +225,7 @@ function launcherArgv (launcher, protect, policy, writable, argv, landlockOnly, 
 // and never from the workspace.
 function bwrapArgv (launcher, protect, report, policy, writable, argv, nonce) {
   const bwrap = report.host.bwrap.path
-  const above = ancestorIds(bwrap)
+  const above = writable.length > 0 ? ancestorIds(bwrap) : new Set()
   if (isWithin(policy.root, bwrap) || writable.some((w) => above.has(w.rootId))) {
     throw new SandboxUnavailableError('bubblewrap lies inside a writable directory', { reasons: ['bwrap: found inside the workspace root or a writable root'] })
   }
@@ -323,6 +326,9 @@ const PACKAGE_ROOT = path.resolve(__dirname, '..')
 const PACKAGE_INSIDE = 'sandy-native\'s own files (its JavaScript and addon) lie inside the writable workspace: ' +
   'a confined command can change what the next Node process loads from them; install the package outside the workspace'
 
+// Whether the directory "dev:ino" holds sandy-native's own files.
+const packageUnder = (id) => ancestorIds(fs.realpathSync(PACKAGE_ROOT)).has(id)
+
 // What no sandbox protects once this process has loaded the package: a
 // workspace-write root (an absolute path) that contains it, by device and
 // inode, is reported (THREAT_MODEL.md, "the package's own files"). Throws
@@ -336,7 +342,7 @@ function workspaceWarnings (workspaceRoot) {
   } catch (err) {
     throw new RangeError(`the workspace root cannot be resolved (${err.code})`)
   }
-  return ancestorIds(fs.realpathSync(PACKAGE_ROOT)).has(id) ? [PACKAGE_INSIDE] : []
+  return packageUnder(id) ? [PACKAGE_INSIDE] : []
 }
 
 // Whether a writable root (canonical) holds sandy-native's own files or
@@ -345,8 +351,7 @@ function workspaceWarnings (workspaceRoot) {
 function holdsPackage (root) {
   const pkg = fs.statSync(PACKAGE_ROOT, { bigint: true })
   const rootSt = fs.statSync(root, { bigint: true })
-  return ancestorIds(fs.realpathSync(PACKAGE_ROOT)).has(`${rootSt.dev}:${rootSt.ino}`) ||
-    ancestorIds(root).has(`${pkg.dev}:${pkg.ino}`)
+  return packageUnder(`${rootSt.dev}:${rootSt.ino}`) || ancestorIds(root).has(`${pkg.dev}:${pkg.ino}`)
 }
 
 // ---- the provider -----------------------------------------------------------

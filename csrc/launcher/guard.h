@@ -13,8 +13,8 @@
  * --bind-root PATH, opened without following symlinks and checked to be
  * the directory DEV:INO that confine saw, is a writable clone whose mounts
  * stay read-only, with each --protect DIR and each of its own uid's copies
- * beneath it read-only and unrenamable; and execs RUNNER, which binds that tree as it stands
- * (docs/bwrap-guard.md). */
+ * beneath it read-only and unrenamable; and execs RUNNER, which binds that
+ * tree as it stands (docs/bwrap-guard.md). */
 #ifndef SANDY_GUARD_H
 #define SANDY_GUARD_H
 
