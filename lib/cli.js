@@ -54,6 +54,7 @@ function factRows (report) {
     ['kernel release', report.kernelRelease],
     ['Landlock ABI', `${report.landlockAbi}${errata}`],
     ['user namespaces', withDetail(report.userNamespaces, report.userNamespacesDetail)],
+    ['PID namespace', withDetail(report.pidNamespace, report.pidNamespaceDetail)],
     ['mount API', yesNo(report.mountApi)],
     ['openat2', yesNo(report.openat2)],
     ['seccomp filter', yesNo(report.seccompFilter)],

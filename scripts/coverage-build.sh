@@ -16,7 +16,8 @@ mapfile -t sources < <(cd "$root" && node scripts/sources.js launcher core)
 wrapped=(malloc calloc realloc strdup strndup chdir fchdir fstatvfs
   statvfs getcwd getline getresuid lseek memfd_create mkdir mkdirat mount umount2
   unshare readlink readlinkat realpath symlinkat write dup2 socket
-  fopen opendir fdopendir readdir open openat fcntl ioctl prctl syscall execv execve _exit)
+  fopen opendir fdopendir readdir open openat fcntl ioctl prctl syscall execv execve _exit
+  fork socketpair pipe2 sigprocmask sigaction kill)
 cflags=(-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -O0 -g)
 objects=()
 pids=()

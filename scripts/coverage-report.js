@@ -15,24 +15,24 @@ const TAG_FUNCTION = 0x01000000
 const TAG_ARCS = 0x01a10000
 const HEADER = 16 // magic, version, stamp, checksum
 
-// One stream: records "F" u32 NAME, then "D" u32 BYTES pieces of that file.
+// One stream: records "F" u32 NAME, then "D" u32 BYTES pieces of that
+// file; [name, contents] once per dump. A stream holds one dump per object
+// for each end of each process that shares it: the launcher's forked
+// processes (linux/processes.c) write into their parent's, one after
+// another, each what it ran since its last dump (counts a fork inherited
+// are then counted twice; lines reached stay what they are).
 function parseStream (buf) {
-  const files = new Map()
-  let current = null
+  const dumps = []
   for (let i = 0; i + 5 <= buf.length;) {
     const tag = String.fromCharCode(buf[i])
     const len = buf.readUInt32LE(i + 1)
     const data = buf.subarray(i + 5, i + 5 + len)
     i += 5 + len
     if (data.length !== len) break // a process killed mid-write
-    if (tag === 'F') {
-      current = data.toString('utf8')
-      files.set(current, [])
-    } else if (tag === 'D' && current !== null) {
-      files.get(current).push(data)
-    }
+    if (tag === 'F') dumps.push([data.toString('utf8'), []])
+    else if (tag === 'D' && dumps.length > 0) dumps[dumps.length - 1][1].push(data)
   }
-  return new Map([...files].map(([k, v]) => [k, Buffer.concat(v)]))
+  return dumps.map(([name, pieces]) => [name, Buffer.concat(pieces)])
 }
 
 // A .gcda as {header, records: [{tag, words | counters}]}. A counter
@@ -103,7 +103,7 @@ function mergeStreams (dir) {
 }
 
 // A failure site: a line that calls one of the failure helpers.
-const FAILURE_CALL = /\b(sandy_fail|view_fail|pin_fail|load_failed)\(/
+const FAILURE_CALL = /\b(sandy_fail|view_fail|pin_fail|load_failed|procs_fail)\(/
 
 // gcov's annotated source of one object: executable lines, executed ones,
 // and the failure sites never reached (line numbers).

@@ -118,6 +118,8 @@ cat > "$work/probe_report_fuzz.dict" <<'DICT'
 "user_namespaces="
 "user_namespaces_detail="
 "mount_api="
+"pid_namespace="
+"pid_namespace_detail="
 "openat2="
 "seccomp_filter="
 "no_new_privs="

@@ -11,11 +11,11 @@
 //           and the seatbelt backend's words (plain C, tested everywhere)
 // launcher: the launcher's main and the Linux steps it runs
 const linuxLauncher = ['apply', 'self', 'pins', 'guard', 'guard_view', 'loader_env', 'descriptors',
-  'namespaces', 'plan', 'mount_view', 'landlock', 'seccomp', 'probe']
+  'namespaces', 'processes', 'plan', 'mount_view', 'landlock', 'seccomp', 'probe']
 
 const groups = {
   core: ['core/error.c', 'core/policy.c', 'core/resolve.c', 'core/policy_argv.c', 'core/copy_dirs.c',
-    'core/paths.c', 'core/stat.c', 'core/probe.c', 'core/run.c', 'core/guard_argv.c'],
+    'core/paths.c', 'core/stat.c', 'core/probe.c', 'core/run.c', 'core/guard_argv.c', 'core/end.c'],
   addon: ['addon/addon.c', 'addon/confine.c', 'addon/seam.c', 'addon/probe.c', 'core/policy_json.c', 'darwin/plan.c'],
   'addon-darwin': ['darwin/probe.c'],
   launcher: ['launcher/launcher.c', 'launcher/exec.c', ...linuxLauncher.map((f) => `linux/${f}.c`)]

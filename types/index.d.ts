@@ -199,6 +199,9 @@ export interface ProbeReport {
   readonly userNamespaces: boolean
   readonly userNamespacesDetail: string
   readonly mountApi: boolean
+  /** A new PID namespace's pid 1 mounted a /proc of its own (tried only with user namespaces). */
+  readonly pidNamespace: boolean
+  readonly pidNamespaceDetail: string
   readonly openat2: boolean
   readonly seccompFilter: boolean
   readonly noNewPrivs: boolean

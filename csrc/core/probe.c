@@ -65,6 +65,8 @@ static bool launcher_answered(const sandy_probe_report *r,
 
 static void judge_sandy(const sandy_probe_report *r, sandy_backend_verdict *v)
 {
+	char buf[SANDY_PROBE_TEXT * 2];
+
 	if (!is_linux(r)) {
 		add_reason(v, "the sandy launcher runs on Linux only");
 		return;
@@ -76,6 +78,14 @@ static void judge_sandy(const sandy_probe_report *r, sandy_backend_verdict *v)
 		add_reason(v, "cannot create user+mount+IPC namespaces "
 			      "(enable unprivileged user namespaces, or allow "
 			      "them for this program in AppArmor/SELinux)");
+	if (r->user_namespaces && !r->pid_namespace) {
+		snprintf(buf, sizeof(buf),
+			 "a PID namespace with a /proc of its own cannot be "
+			 "made here (%s; a host whose /proc has parts masked, "
+			 "as container runtimes do, refuses it)",
+			 r->pid_namespace_detail);
+		add_reason(v, buf);
+	}
 	if (!r->mount_api)
 		add_reason(v, "the mount API (open_tree, move_mount, "
 			      "mount_setattr) does not work (Linux 5.12 or later)");
@@ -87,8 +97,9 @@ static void judge_sandy(const sandy_probe_report *r, sandy_backend_verdict *v)
 		add_reason(v, "no_new_privs cannot be set");
 	if (v->reason[0] == '\0')
 		set_usable(v, SANDY_ENFORCEMENT_FULL,
-			   "namespaces, descriptor-built view, Landlock and "
-			   "seccomp all work here");
+			   "namespaces (a PID namespace of its own among them), "
+			   "descriptor-built view, Landlock and seccomp all "
+			   "work here");
 }
 
 static void judge_bwrap(const sandy_probe_report *r, sandy_backend_verdict *v)
@@ -117,7 +128,8 @@ static void judge_bwrap(const sandy_probe_report *r, sandy_backend_verdict *v)
 			      "namespaces; Linux 5.12 or later)");
 	} else {
 		set_usable(v, SANDY_ENFORCEMENT_FULL,
-			   "bwrap --ro-bind / / true works");
+			   "a trial bwrap sandbox with user and PID "
+			   "namespaces and a /proc of its own works");
 	}
 }
 
@@ -147,7 +159,9 @@ static void judge_landlock(const sandy_probe_report *r,
 		set_usable(v, SANDY_ENFORCEMENT_PARTIAL,
 			   "Landlock and seccomp without a private view: "
 			   "chmod, chown, utime and xattr changes are not "
-			   "governed");
+			   "governed; without a PID namespace the host's "
+			   "processes stay listed in /proc (none can be "
+			   "signalled, traced, limited or reprioritised)");
 }
 
 static void judge_seatbelt(const sandy_probe_report *r,

@@ -39,13 +39,17 @@ typedef struct sandy_probe_report {
 	bool user_namespaces;   /* user+mount+IPC really created in a child */
 	char user_namespaces_detail[SANDY_PROBE_TEXT];
 	bool mount_api;         /* open_tree/move_mount/mount_setattr work */
+	bool pid_namespace;     /* pid 1 of a new PID namespace mounted a
+				 * /proc of its own (only tried when
+				 * user_namespaces) */
+	char pid_namespace_detail[SANDY_PROBE_TEXT];
 	bool openat2;
 	bool seccomp_filter;    /* a filter really loaded in a child */
 	bool no_new_privs;      /* PR_SET_NO_NEW_PRIVS works */
 	bool bwrap_found;
 	char bwrap_path[256];
 	char bwrap_version[64];
-	bool bwrap_works;       /* `bwrap --ro-bind / / true` exited 0 */
+	bool bwrap_works;       /* a trial sandbox exited 0 (linux/probe.c) */
 	char bwrap_detail[SANDY_PROBE_TEXT];
 	bool sandbox_exec;      /* macOS: sandbox-exec enforces both profiles */
 	char sandbox_exec_detail[SANDY_PROBE_TEXT]; /* why not */
@@ -86,6 +90,7 @@ void sandy_probe_ask(const char *launcher, const char *problem,
 #define SANDY_PROBE_FIELDS(B, I, T)                                          \
 	T(kernel_release) I(landlock_abi) I(landlock_errata)                 \
 	B(user_namespaces) T(user_namespaces_detail) B(mount_api)           \
+	B(pid_namespace) T(pid_namespace_detail)                            \
 	B(openat2) B(seccomp_filter) B(no_new_privs) B(bwrap_found)         \
 	T(bwrap_path) T(bwrap_version) B(bwrap_works) T(bwrap_detail)       \
 	B(root_user)

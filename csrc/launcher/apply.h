@@ -18,8 +18,18 @@ typedef enum sandy_apply_level {
 	SANDY_APPLY_LANDLOCK_ONLY,
 } sandy_apply_level;
 
+/* The launcher's own words in its argv (argv[1] up to the target's):
+ * the processes that stay beside the command wipe them, since
+ * /proc/PID/cmdline would show them, the nonce included. */
+typedef struct sandy_own_words {
+	char **words;
+	size_t n;
+} sandy_own_words;
+
+/* Returns only in the process that is to exec the target (0), or with a
+ * failure (-1 and *err) in the one that must then end. */
 int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
-		sandy_error *err);
+		const sandy_own_words *w, sandy_error *err);
 
 /* Before anything changes (linux/pins.c): each --pin still names the
  * object confine saw, and with --pinned every resolved entry matches the

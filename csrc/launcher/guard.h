@@ -13,8 +13,9 @@
  * --bind-root PATH, opened without following symlinks and checked to be
  * the directory DEV:INO that confine saw, is a writable clone whose mounts
  * stay read-only, with each --protect DIR and each of its own uid's copies
- * beneath it read-only and unrenamable; and execs RUNNER, which binds that
- * tree as it stands (docs/bwrap-guard.md). */
+ * beneath it read-only and unrenamable; and runs RUNNER, which binds that
+ * tree as it stands (docs/bwrap-guard.md), as its child: the guard ends
+ * only once every process of the runner has (linux/processes.c). */
 #ifndef SANDY_GUARD_H
 #define SANDY_GUARD_H
 
@@ -46,5 +47,10 @@ char **sandy_guard_runner_argv(char **runner, sandy_error *err);
 int sandy_guard_enter(const sandy_writable_root *roots, size_t n_roots,
 		      const char *const *protect, size_t n_protect,
 		      sandy_error *err);
+
+/* Once in that namespace: forks the runner's process, which gets 0 and
+ * is to exec it; this one stays as its supervisor and never returns
+ * (linux/processes.c). -1 with *err. */
+int sandy_guard_fork_runner(sandy_error *err);
 
 #endif

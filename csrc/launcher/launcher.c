@@ -130,7 +130,8 @@ static void __attribute__((noreturn)) guard(int argc, char *argv[],
 	if (sandy_guard_prepare(g.roots, g.n_roots, protect, &n_protect,
 				&err) != 0 ||
 	    (runner = sandy_guard_runner_argv(argv + g.runner, &err)) == NULL ||
-	    sandy_guard_enter(g.roots, g.n_roots, protect, n_protect, &err) != 0)
+	    sandy_guard_enter(g.roots, g.n_roots, protect, n_protect, &err) != 0 ||
+	    sandy_guard_fork_runner(&err) != 0)
 		die(&err, nonce);
 	execv(runner[0], runner);
 	sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED,
@@ -163,10 +164,16 @@ int main(int argc, char *argv[])
 	sandy_resolved resolved;
 	sandy_error err = {0};
 	sandy_apply_level level;
+	sandy_own_words own;
+	char tag[SANDY_NONCE_MAX + 1] = "";
 	int target;
 
-	/* read before anything can fail, so every fatal line carries it */
+	/* read before anything can fail, so every fatal line carries it; a
+	 * copy, since the argv it is in is wiped (apply.h) */
 	const char *nonce = sandy_launch_nonce(argc - 1, argv + 1);
+
+	if (nonce != NULL)
+		nonce = strcpy(tag, nonce);
 
 	if (argc < 2) {
 		sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED,
@@ -202,8 +209,9 @@ int main(int argc, char *argv[])
 	}
 	level = launch.landlock_only ? SANDY_APPLY_LANDLOCK_ONLY
 				     : SANDY_APPLY_FULL;
+	own = (sandy_own_words){argv + 1, (size_t)(target - 1)};
 	if (sandy_protect_self(&resolved, level, &err) != 0 ||
-	    sandy_apply(&resolved, level, &err) != 0)
+	    sandy_apply(&resolved, level, &own, &err) != 0)
 		die(&err, nonce);
 	sandy_resolved_free(&resolved);
 	sandy_launch_free(&launch);

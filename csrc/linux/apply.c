@@ -13,25 +13,36 @@
  *  1. Preparation, nothing changed yet (errors: PreparationFailed, or
  *     Unsupported for a host lacking a mechanism): the process must be
  *     single-threaded (unshare(CLONE_NEWUSER) and a per-thread Landlock
- *     domain would otherwise leave threads outside); no inherited
- *     directory descriptor may reach beneath the view, nor, where the
- *     policy restricts execution, any file a loader could map executable
- *     on its own mount; the Landlock-only level refuses uid 0; every path
- *     is pinned by descriptor while it still names what resolution saw.
- *  2. unshare user+mount+IPC(+network) namespaces, identity id maps,
+ *     domain would otherwise leave threads outside); the signals the
+ *     launcher's supervisors take are blocked before any fork
+ *     (processes.c); no inherited directory descriptor may reach beneath
+ *     the view, nor, where the policy restricts execution, any file a
+ *     loader could map executable on its own mount; the Landlock-only
+ *     level refuses uid 0; every path is pinned by descriptor while it
+ *     still names what resolution saw.
+ *  2. unshare user+mount+IPC+PID(+network) namespaces, identity id maps,
  *     private propagation. This is the first irreversible step: from here
  *     on a failure is EnforcementFailed (ENOSYS still says Unsupported).
- *  3. The view, built from the plan and the pinned descriptors while this
- *     process still holds every capability of its new user namespace;
- *     pivot_root and detach the old root; re-enter the working directory.
- *  4. An anonymous session keyring replaces the inherited one.
- *  5. no_new_privs (required by Landlock and seccomp for an unprivileged
+ *  3. Fork: this process stays outside the new PID namespace and only
+ *     supervises (processes.c says what each process does); its child,
+ *     pid 1 of the namespace, goes on.
+ *  4. The view, built from the plan and the pinned descriptors while the
+ *     init still holds every capability of its new user namespace, with
+ *     the namespace's own /proc; pivot_root and detach the old root;
+ *     re-enter the working directory.
+ *  5. An anonymous session keyring replaces the inherited one;
+ *     no_new_privs (required by Landlock and seccomp for an unprivileged
  *     caller, and it stops set-id and file capabilities at exec), then
  *     Landlock, which opens its rule paths inside the view, then the
  *     capabilities are dropped (bounding, ambient, then the sets; the
- *     mount and Landlock steps needed them), and seccomp is last because
- *     its filter denies syscalls the earlier steps use.
- * The Landlock-only level (no user namespaces on the host) skips 2 and 3.
+ *     mount and Landlock steps needed them).
+ *  6. Fork: the init stays as the namespace's reaper; its child is the
+ *     command, which loads seccomp last, because its filter denies
+ *     syscalls the earlier steps use (fork among them), and gets the
+ *     caller's signal mask back.
+ * The Landlock-only level (no user namespaces on the host) skips 2 to 4
+ * and 6: after 1 it forks a reaper's watcher and the command
+ * (processes.c), and the command does 5 and loads seccomp.
  */
 #include <errno.h>
 #include <linux/capability.h>
@@ -167,7 +178,8 @@ static int drop_capabilities(sandy_error *err)
 }
 
 
-/* Steps 4 and 5, common to both levels. */
+/* Step 5, for both levels: in the init and the command it forks, or in
+ * the Landlock-only level's command. */
 static int restrict_self(const sandy_plan *p, sandy_error *err)
 {
 	if (BASE_LAYER && replace_keyring(err) != 0)
@@ -177,29 +189,63 @@ static int restrict_self(const sandy_plan *p, sandy_error *err)
 				  "no_new_privs failed (errno %d)", errno);
 	if (LANDLOCK_LAYER && sandy_landlock_restrict(&p->landlock, err) != 0)
 		return -1;
-	if (BASE_LAYER && drop_capabilities(err) != 0)
-		return -1;
-	return SECCOMP_LAYER ? sandy_seccomp_load(p->seccomp_variant, err) : 0;
+	return BASE_LAYER ? drop_capabilities(err) : 0;
 }
 
-static int apply_full(const sandy_resolved *r, const sandy_plan *p,
-		      sandy_error *err)
+/* The command's last steps before its exec. */
+static int finish_command(const sandy_plan *p, sandy_procs *procs,
+			  sandy_error *err)
+{
+	if (SECCOMP_LAYER && sandy_seccomp_load(p->seccomp_variant, err) != 0)
+		return -1;
+	return sandy_procs_command(procs, err);
+}
+
+/* Steps 2 to 4, in the process that ends up the init. */
+static int enter_view(const sandy_resolved *r, const sandy_plan *p,
+		      sandy_procs *procs, sandy_error *err)
 {
 	sandy_view view;
+	pid_t init;
 	int rc;
 
-	if (!VIEW_LAYER)
-		return restrict_self(p, err);
 	if (sandy_refuse_inherited_dirs(err) != 0 ||
 	    sandy_view_pin(r, &view, err) != 0)
 		return -1;
 	rc = sandy_namespaces_enter(&p->view, err);
-	if (rc == 0)
-		rc = sandy_view_build(&p->view, &view, err);
+	if (rc == 0) {
+		init = sandy_procs_fork_init(procs, err);
+		if (init > 0) {
+			/* the outer process keeps nothing of the host */
+			sandy_view_release(&view);
+			sandy_procs_outer(procs, init);
+		}
+		rc = init < 0 ? -1 : sandy_view_build(&p->view, &view, err);
+	}
 	sandy_view_release(&view);
-	if (rc != 0)
+	return rc;
+}
+
+static int apply_full(const sandy_resolved *r, const sandy_plan *p,
+		      sandy_procs *procs, sandy_error *err)
+{
+	if (VIEW_LAYER && enter_view(r, p, procs, err) != 0)
 		return -1;
-	return restrict_self(p, err);
+	if (restrict_self(p, err) != 0 ||
+	    (VIEW_LAYER && sandy_procs_init(procs, err) != 0))
+		return -1;
+	return finish_command(p, procs, err);
+}
+
+/* The reaper needs Landlock's signal scoping: builds without that layer
+ * run the command in this process. */
+static int apply_landlock_only(const sandy_plan *p, sandy_procs *procs,
+			       sandy_error *err)
+{
+	if ((LANDLOCK_LAYER && sandy_procs_reaper(procs, err) != 0) ||
+	    restrict_self(p, err) != 0)
+		return -1;
+	return finish_command(p, procs, err);
 }
 
 int sandy_runs_as_root(void)
@@ -224,19 +270,25 @@ static int check_landlock_only_uid(const sandy_plan *p, sandy_error *err)
 
 /* Everything after step 0. */
 static int apply_planned(const sandy_resolved *r, const sandy_plan *p,
-			 sandy_apply_level level, sandy_error *err)
+			 sandy_apply_level level, const sandy_own_words *w,
+			 sandy_error *err)
 {
+	sandy_procs procs;
+
 	if (VIEW_LAYER && sandy_refuse_executable_files(r, err) != 0)
 		return -1;
-	if (level == SANDY_APPLY_LANDLOCK_ONLY)
-		return check_landlock_only_uid(p, err) != 0
-			       ? -1
-			       : restrict_self(p, err);
-	return apply_full(r, p, err);
+	if (level == SANDY_APPLY_LANDLOCK_ONLY &&
+	    check_landlock_only_uid(p, err) != 0)
+		return -1;
+	if (sandy_procs_begin(&procs, w->words, w->n, err) != 0)
+		return -1;
+	return level == SANDY_APPLY_LANDLOCK_ONLY
+		       ? apply_landlock_only(p, &procs, err)
+		       : apply_full(r, p, &procs, err);
 }
 
 int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
-		sandy_error *err)
+		const sandy_own_words *w, sandy_error *err)
 {
 	sandy_host_facts facts;
 	sandy_plan plan;
@@ -250,7 +302,7 @@ int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
 	};
 	if (sandy_make_plan(r, &facts, &plan, err) != 0)
 		return -1;
-	rc = apply_planned(r, &plan, level, err);
+	rc = apply_planned(r, &plan, level, w, err);
 	sandy_plan_free(&plan);
 	return rc;
 }

@@ -128,3 +128,13 @@ char **sandy_guard_runner_argv(char **runner, sandy_error *err)
 	words[n] = NULL;
 	return (char **)words;
 }
+
+int sandy_guard_fork_runner(sandy_error *err)
+{
+	sandy_procs procs;
+
+	if (sandy_procs_begin(&procs, NULL, 0, err) != 0 ||
+	    sandy_procs_runner(&procs, err) != 0)
+		return -1;
+	return sandy_procs_command(&procs, err);
+}

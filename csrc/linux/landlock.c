@@ -303,23 +303,38 @@ static int create_ruleset(const sandy_ll_plan *p, sandy_error *err)
 	return (int)fd;
 }
 
+/* Enforces the ruleset on this thread (single-threaded by contract) and
+ * closes it. */
+static int restrict_to(int ruleset_fd, sandy_error *err)
+{
+	int rc = 0;
+
+	if (sys_landlock_restrict_self(ruleset_fd, 0) != 0)
+		rc = sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				"landlock_restrict_self: %s", strerror(errno));
+	close(ruleset_fd);
+	return rc;
+}
+
 int sandy_landlock_restrict(const sandy_ll_plan *p, sandy_error *err)
 {
 	ll_ctx ctx = {.p = p, .err = err};
-	int rc = -1;
 
 	ctx.ruleset_fd = create_ruleset(p, err);
 	if (ctx.ruleset_fd < 0)
 		return -1;
-	if (add_all_rules(&ctx) != 0)
-		goto out;
-	if (sys_landlock_restrict_self(ctx.ruleset_fd, 0) != 0) {
-		sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
-			   "landlock_restrict_self: %s", strerror(errno));
-		goto out;
+	if (add_all_rules(&ctx) != 0) {
+		close(ctx.ruleset_fd);
+		return -1;
 	}
-	rc = 0;
-out:
-	close(ctx.ruleset_fd);
-	return rc;
+	return restrict_to(ctx.ruleset_fd, err);
+}
+
+/* (the Landlock-only level's plan refused an ABI without signal scoping) */
+int sandy_landlock_scope_signals(sandy_error *err)
+{
+	sandy_ll_plan p = {.scoped = LANDLOCK_SCOPE_SIGNAL};
+	int fd = create_ruleset(&p, err);
+
+	return fd < 0 ? -1 : restrict_to(fd, err);
 }

@@ -3,6 +3,7 @@
 #ifndef SANDY_LINUX_H
 #define SANDY_LINUX_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
@@ -32,6 +33,10 @@ int sandy_view_pin(const sandy_resolved *r, sandy_view *v, sandy_error *err);
 /* mount_view.c: a detached tmpfs (mode, size or NULL, MOUNT_ATTR_*), or -1
  * with errno. */
 int sandy_new_tmpfs(const char *mode, const char *size, unsigned int attr);
+/* mount_view.c: a detached procfs of this process's PID namespace,
+ * nosuid, nodev, noexec and with the atime rule of the mount host_proc
+ * (the host's /proc, pinned) lies on, or -1 with errno. */
+int sandy_new_proc(int host_proc);
 /* mount_view.c: mkdir -p of the directories leading to the absolute path
  * beneath the directory root, then the node itself: a directory, or an
  * empty file to mount a file on. 0, or -1 with errno. */
@@ -55,8 +60,8 @@ int sandy_refuse_inherited_dirs(sandy_error *err);
 int sandy_refuse_reopenable_files(sandy_error *err);
 int sandy_refuse_executable_files(const sandy_resolved *r, sandy_error *err);
 
-/* namespaces.c: user + mount + IPC (+ network when the plan says so),
- * identity maps, private propagation. */
+/* namespaces.c: user + mount + IPC + PID (+ network when the plan says
+ * so), identity maps, private propagation. */
 int sandy_namespaces_enter(const sandy_view_plan *p, sandy_error *err);
 /* namespaces.c: user + mount only, the same maps and propagation (the
  * bubblewrap guard's own namespace, guard.c). */
@@ -74,6 +79,42 @@ int sandy_open_copy_dir(const char *dir, uid_t uid);
 int sandy_refuse_writable_over(const char *grant, const char *dir, uid_t uid,
 			       sandy_error *err);
 
+/* processes.c: the launcher's processes (its opening comment says which
+ * and why). Each split forks; the process that supervises never returns,
+ * and the one that goes on to the command gets 0. */
+typedef struct sandy_procs {
+	sigset_t caller_mask;           /* the command gets it back */
+	struct sigaction caller_chld;   /* SIGCHLD's disposition, likewise */
+	char **words;                   /* the launcher's own argv words */
+	size_t n_words;
+	int link;                       /* the init's socket to the outer
+					 * process, -1 elsewhere */
+} sandy_procs;
+
+/* Before the first fork, nothing changed yet (PreparationFailed): the
+ * caller's mask and SIGCHLD disposition kept, the supervised signals
+ * blocked (sigwaitinfo takes them), SIGCHLD reported. words[0..n) are
+ * wiped where a command could read them. */
+int sandy_procs_begin(sandy_procs *s, char **words, size_t n_words,
+		      sandy_error *err);
+/* The full level, in the new namespaces: forks the init, which gets 0;
+ * the outer process gets the init's pid and, having let go of what it
+ * holds, becomes the outer supervisor. */
+pid_t sandy_procs_fork_init(sandy_procs *s, sandy_error *err);
+void sandy_procs_outer(sandy_procs *s, pid_t init) __attribute__((noreturn));
+/* The full level, in the init once it is restricted: forks the command,
+ * which gets 0. */
+int sandy_procs_init(sandy_procs *s, sandy_error *err);
+/* The Landlock-only level, before the command's restrictions: forks the
+ * reaper (this process becomes the outer one), which forks the command,
+ * which gets 0. */
+int sandy_procs_reaper(sandy_procs *s, sandy_error *err);
+/* The bubblewrap guard, once its namespace is entered: forks the runner,
+ * which gets 0. */
+int sandy_procs_runner(sandy_procs *s, sandy_error *err);
+/* In the command, before its exec: the caller's signal state back. */
+int sandy_procs_command(const sandy_procs *s, sandy_error *err);
+
 /* landlock.c: the ABI version and the errata bitmask, 0 when absent */
 int sandy_landlock_abi(void);
 int sandy_landlock_errata(void);
@@ -82,6 +123,9 @@ int sandy_landlock_errata(void);
  * already be set. The plan's with_view: the caller built the mount view,
  * which enforces the denies (landlock.c explains what changes). */
 int sandy_landlock_restrict(const sandy_ll_plan *p, sandy_error *err);
+/* A domain that scopes signals and nothing else (processes.c's reaper);
+ * no_new_privs must already be set. */
+int sandy_landlock_scope_signals(sandy_error *err);
 
 /* seccomp.c: the last step before execve: the plan's filter variant
  * (seccomp_build.h's bits, sandy_plan_seccomp). */

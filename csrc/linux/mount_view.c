@@ -52,11 +52,13 @@
  *   grant nothing by themselves.
  * - Private temp areas (the launcher's --tmpfs) are empty tmpfs mounts,
  *   writable, nosuid and nodev, that vanish with the namespace.
- * - Nothing else exists: no /proc, /dev or /tmp unless granted. A granted
- *   /proc is the host's (read-only unless granted read_write); /proc/<pid>
- *   of processes outside the sandbox stays unusable because Landlock's
- *   ptrace scoping denies the access checks of root, cwd, fd, mem and
- *   environ.
+ * - Nothing else exists: no /proc, /dev or /tmp unless granted. Whatever
+ *   is granted at or beneath /proc comes from the PID namespace's own
+ *   procfs, which this process (its pid 1) mounts before the root is
+ *   switched, while the host's whole /proc is still in view, as the kernel
+ *   requires; it is read-only unless granted read_write, and shows only
+ *   the command's processes. Identity checks against what was pinned on
+ *   the host do not apply there: the objects are the new procfs's.
  * - The lexical spelling of a deny (a symlink) is left to Landlock: a
  *   mount cannot sit on a symlink.
  */
@@ -100,6 +102,7 @@ typedef struct view_build {
 	size_t n;
 	int root_fd;  /* the view's tmpfs root */
 	int deny_fd;  /* empty read-only tmpfs with "d" and "f", or -1 */
+	int proc_fd;  /* the namespace's own procfs, or -1 */
 	struct prefix {
 		const char *p;
 		size_t len;
@@ -147,6 +150,20 @@ static bool same_mount(int a, int b)
 	       sys_statx(b, "", AT_EMPTY_PATH, STATX_MNT_ID, &sb) == 0 &&
 	       (sa.stx_mask & sb.stx_mask & STATX_MNT_ID) &&
 	       sa.stx_mnt_id == sb.stx_mnt_id;
+}
+
+/* A detached copy of the mount tree at fd, mounts beneath included. */
+static int clone_of(int fd)
+{
+	return sys_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+					     AT_EMPTY_PATH | AT_RECURSIVE);
+}
+
+/* The pin an object found at path in the view must match: none in the
+ * namespace's procfs, which is not what the host showed. */
+static const sandy_pin *expected(const char *path, const sandy_pin *pin)
+{
+	return sandy_view_own_proc(path) ? NULL : pin;
 }
 
 static bool same_object(int fd, const sandy_pin *p)
@@ -370,6 +387,39 @@ int sandy_new_tmpfs(const char *mode, const char *size, unsigned int attr)
 	return mnt;
 }
 
+/* The atime rule of the host's /proc, which a new procfs of a user
+ * namespace must repeat (the kernel refuses one less restricted than the
+ * mount it copies in view). */
+static unsigned int atime_attr(unsigned long f_flag)
+{
+	unsigned int a = f_flag & ST_NOATIME    ? MOUNT_ATTR_NOATIME
+			 : f_flag & ST_RELATIME ? MOUNT_ATTR_RELATIME
+						: MOUNT_ATTR_STRICTATIME;
+
+	return a | (f_flag & ST_NODIRATIME ? MOUNT_ATTR_NODIRATIME : 0);
+}
+
+int sandy_new_proc(int host_proc)
+{
+	struct statvfs sv;
+	int fs, mnt = -1, saved;
+
+	if (fstatvfs(host_proc, &sv) != 0)
+		return -1;
+	fs = sys_fsopen("proc", FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return -1;
+	if (sys_fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+		mnt = sys_fsmount(fs, FSMOUNT_CLOEXEC,
+				  MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+					  MOUNT_ATTR_NOEXEC |
+					  atime_attr(sv.f_flag));
+	saved = errno;
+	close(fs);
+	errno = saved;
+	return mnt;
+}
+
 int sandy_make_mountpoint(int root, const char *path, bool is_dir)
 {
 	char buf[SANDY_PATH_MAX_BYTES + 1];
@@ -481,6 +531,28 @@ static int copy_top_symlinks(view_build *b, sandy_error *err)
 /* ------------------------------------------------------------------ */
 /* cloning and attaching */
 
+/* A clone of the entry's path in the namespace's own procfs, which the
+ * first such entry mounts; -1 with *err. */
+static int proc_tree(view_build *b, const view_entry *e, sandy_error *err)
+{
+	int fd, tree;
+
+	if (b->proc_fd < 0) {
+		b->proc_fd = sandy_new_proc(e->pin->fd);
+		if (b->proc_fd < 0)
+			return view_fail(err, "a /proc of its own", errno);
+	}
+	fd = sandy_open_how(b->proc_fd, rel(e->path + strlen("/proc")),
+			    O_PATH | O_CLOEXEC, VIEW_RESOLVE);
+	if (fd < 0)
+		return view_fail(err, "open in the new /proc", errno);
+	tree = clone_of(fd);
+	if (tree < 0)
+		view_fail(err, "open_tree of the new /proc", errno);
+	close(fd);
+	return tree;
+}
+
 /* Every mount beneath a writable grant is read-only unless it is granted
  * itself (a procfs, sysfs or tmpfs under a workspace, a bind mount a user
  * placed in a project): the whole clone is made read-only, then its top
@@ -496,11 +568,12 @@ static int clone_trees(view_build *b, sandy_error *err)
 
 		if (!e->mounted)
 			continue;
-		e->tree_fd = sys_open_tree(e->pin->fd, "",
-				       OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-					       AT_EMPTY_PATH | AT_RECURSIVE);
+		if (sandy_view_own_proc(e->path))
+			e->tree_fd = proc_tree(b, e, err);
+		else if ((e->tree_fd = clone_of(e->pin->fd)) < 0)
+			view_fail(err, "open_tree", errno);
 		if (e->tree_fd < 0)
-			return view_fail(err, "open_tree", errno);
+			return -1;
 		if (writable && fstatvfs(e->tree_fd, &sv) != 0)
 			return view_fail(err, "fstatvfs", errno);
 		ma.attr_set = e->attr | MOUNT_ATTR_RDONLY;
@@ -551,7 +624,9 @@ static int attach_trees(view_build *b, sandy_error *err)
 		if (!e->mounted)
 			continue;
 		nested = mount_above(b, e->path, true) != NULL;
-		target = open_in_view(b, e->path, nested ? e->pin : NULL, err);
+		target = open_in_view(b, e->path,
+				      nested ? expected(e->path, e->pin) : NULL,
+				      err);
 		if (target < 0)
 			return -1;
 		rc = attach(e->tree_fd, target, err);
@@ -637,8 +712,7 @@ static int bind_onto_itself(view_build *b, const char *path, size_t len,
 	target = open_in_view(b, buf, NULL, err);
 	if (target < 0)
 		return -1;
-	tree = sys_open_tree(target, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-					     AT_EMPTY_PATH | AT_RECURSIVE);
+	tree = clone_of(target);
 	rc = tree < 0 ? view_fail(err, "open_tree ancestor", errno)
 		      : attach(tree, target, err);
 	if (tree >= 0)
@@ -682,9 +756,7 @@ static int overmount(view_build *b, int target, const sandy_pin *pin,
 		tree = sys_open_tree(b->deny_fd, pin->is_dir ? "d" : "f",
 				 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 	else
-		tree = sys_open_tree(target, "",
-				 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-					 AT_EMPTY_PATH | AT_RECURSIVE);
+		tree = clone_of(target);
 	if (tree < 0)
 		return view_fail(err, "open_tree deny", errno);
 	rc = 0;
@@ -726,7 +798,7 @@ static int apply_deny(view_build *b, size_t i, sandy_error *err)
 		return -1;
 	if (writable && bind_ancestors(b, m, pin->path, err) != 0)
 		return -1;
-	target = open_in_view(b, pin->path, pin, err);
+	target = open_in_view(b, pin->path, expected(pin->path, pin), err);
 	if (target < 0)
 		return -1;
 	rc = overmount(b, target, pin, subtree, err);
@@ -788,6 +860,7 @@ static void build_release(view_build *b)
 	free(b->anc);
 	close_fd(&b->root_fd);
 	close_fd(&b->deny_fd);
+	close_fd(&b->proc_fd);
 }
 
 static int build_steps(view_build *b, sandy_error *err)
@@ -813,7 +886,8 @@ static int build_steps(view_build *b, sandy_error *err)
 int sandy_view_build(const sandy_view_plan *p, sandy_view *v,
 		     sandy_error *err)
 {
-	view_build b = {.p = p, .v = v, .root_fd = -1, .deny_fd = -1};
+	view_build b = {.p = p, .v = v, .root_fd = -1, .deny_fd = -1,
+			.proc_fd = -1};
 	int rc;
 
 	/* review of issue 12: another policy's pins would be read out of

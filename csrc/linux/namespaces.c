@@ -1,7 +1,8 @@
-/* Entering the private namespaces: one unshare() for user, mount and IPC
- * (and network when the policy blocks it), then identity id maps so files
- * keep their owners, then private propagation so nothing mounted on the
- * host reaches the view and nothing of ours leaks out. */
+/* Entering the private namespaces: one unshare() for user, mount, IPC and
+ * PID (and network when the policy blocks it), then identity id maps so
+ * files keep their owners, then private propagation so nothing mounted on
+ * the host reaches the view and nothing of ours leaks out. The PID
+ * namespace is the one of this process's next child (processes.c). */
 #include <errno.h>
 #include <fcntl.h>
 #include <net/if.h>
@@ -112,7 +113,7 @@ int sandy_namespaces_enter(const sandy_view_plan *p, sandy_error *err)
 {
 	bool netns = p->netns;
 
-	if (enter(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC |
+	if (enter(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWIPC | CLONE_NEWPID |
 			  (netns ? CLONE_NEWNET : 0),
 		  err) != 0)
 		return -1;

@@ -153,6 +153,20 @@ static void add_ll_rule(sandy_ll_plan *p, sandy_ll_rule rule)
 	p->rules[p->n_rules++] = rule;
 }
 
+bool sandy_view_own_proc(const char *path)
+{
+	return sandy_path_within("/proc", path);
+}
+
+/* The object confine pinned at a rule path, which Landlock must find
+ * there; none in the view's own procfs (mount_view.c). */
+static const sandy_identity *pinned(const sandy_host_facts *f,
+				    const char *path,
+				    const sandy_identity *id)
+{
+	return f->with_view && sandy_view_own_proc(path) ? NULL : id;
+}
+
 int sandy_plan_landlock(const sandy_resolved *r, const sandy_host_facts *f,
 			sandy_ll_plan *out, sandy_error *err)
 {
@@ -183,7 +197,7 @@ int sandy_plan_landlock(const sandy_resolved *r, const sandy_host_facts *f,
 			.scope = g->scope,
 			.rw_device = g->access == SANDY_ACCESS_READ_WRITE,
 			.section = SANDY_SECTION_KEY(GRANTS), .index = i,
-			.expect = &g->expect});
+			.expect = pinned(f, g->path, &g->expect)});
 	}
 	for (size_t i = 0; i < r->n_tmpfs; i++)
 		add_ll_rule(out, (sandy_ll_rule){
@@ -195,7 +209,9 @@ int sandy_plan_landlock(const sandy_resolved *r, const sandy_host_facts *f,
 			.path = r->execs[i].path, .rights = LL(EXECUTE),
 			.scope = r->execs[i].scope,
 			.section = SANDY_SECTION_KEY(EXECUTABLE_GRANTS),
-			.index = i, .expect = &r->execs[i].expect});
+			.index = i,
+			.expect = pinned(f, r->execs[i].path,
+					 &r->execs[i].expect)});
 	return 0;
 }
 
@@ -360,9 +376,10 @@ void sandy_view_plan_free(sandy_view_plan *p)
 
 /* ---- seccomp ---------------------------------------------------------- */
 
-unsigned sandy_plan_seccomp(const sandy_resolved *r)
+unsigned sandy_plan_seccomp(const sandy_resolved *r,
+			    const sandy_host_facts *f)
 {
-	unsigned v = 0;
+	unsigned v = f->with_view ? 0 : FILTER_HOST_PIDS;
 
 	if (r->network == SANDY_NETWORK_BLOCK_ALL)
 		v |= FILTER_NET_BLOCKED;
@@ -391,7 +408,7 @@ int sandy_make_plan(const sandy_resolved *r, const sandy_host_facts *f,
 		return -1;
 	}
 	out->with_view = f->with_view;
-	out->seccomp_variant = sandy_plan_seccomp(r);
+	out->seccomp_variant = sandy_plan_seccomp(r, f);
 	return 0;
 }
 

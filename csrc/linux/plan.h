@@ -137,6 +137,10 @@ typedef struct sandy_view_plan {
 	const char *cwd;
 } sandy_view_plan;
 
+/* At or beneath /proc the view shows the PID namespace's own procfs, not
+ * the host's objects that confine pinned there (mount_view.c). */
+bool sandy_view_own_proc(const char *path);
+
 /* MOUNT_ATTR_* of a mount of the item, given its object's type. */
 unsigned int sandy_view_attr(const sandy_view_item *it, bool is_dir,
 			     bool is_dev);
@@ -146,8 +150,10 @@ void sandy_view_plan_free(sandy_view_plan *p);
 
 /* ---- seccomp ---------------------------------------------------------- */
 
-/* seccomp_build.h's variant bits for r. */
-unsigned sandy_plan_seccomp(const sandy_resolved *r);
+/* seccomp_build.h's variant bits for r: without the view (and its PID
+ * namespace) the filter also keeps host processes out of reach. */
+unsigned sandy_plan_seccomp(const sandy_resolved *r,
+			    const sandy_host_facts *f);
 
 /* ---- the whole plan --------------------------------------------------- */
 

@@ -2,10 +2,13 @@
  * depends on is measured by the code that enforces it, so the probe and
  * the launcher cannot disagree. The steps that change a process run in
  * short-lived forked children (sandy_run_child) on a minimal policy ("/"
- * exact read, as the seam's modes have it, and /dev/null, a cloned node):
+ * exact read, as the seam's modes have it, /dev/null, a cloned node, and
+ * /proc, the PID namespace's own):
  *   namespaces  the view's plan, sandy_view_pin, sandy_namespaces_enter,
- *               sandy_view_build:
- *               user_namespaces (with the failing step), mount_api
+ *               then in its child, pid 1 of the new PID namespace,
+ *               sandy_new_proc and sandy_view_build:
+ *               user_namespaces (with the failing step), pid_namespace
+ *               (with why not), mount_api
  *   filters     no_new_privs, then sandy_seccomp_load: seccomp_filter
  * and in this process, changing nothing: Landlock's ABI and errata
  * (landlock.c), openat2 (the view's own helper), the uid rule of the
@@ -41,6 +44,7 @@ enum {
 	ANSWER_OK = '0',
 	ANSWER_PREPARE = 'P', /* the probe policy itself: nothing measured */
 	ANSWER_NAMESPACES = 'N',
+	ANSWER_PROC = 'C', /* pid 1 of the new namespace mounts no /proc */
 	ANSWER_VIEW = 'V',
 	ANSWER_NO_NEW_PRIVS = 'R',
 	ANSWER_SECCOMP = 'S',
@@ -69,7 +73,9 @@ static int probe_policy(sandy_resolved *r, sandy_error *err)
 				SANDY_SCOPE_EXACT) != 0 ||
 		     sandy_policy_grant(&p, "/dev/null", 9,
 					SANDY_ACCESS_READ_WRITE,
-					SANDY_SCOPE_EXACT) != 0
+					SANDY_SCOPE_EXACT) != 0 ||
+		     sandy_policy_grant(&p, "/proc", 5, SANDY_ACCESS_READ,
+					SANDY_SCOPE_SUBTREE) != 0
 		     ? sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 				  "out of memory")
 		     : sandy_resolve(&p, "/", r, err);
@@ -77,28 +83,72 @@ static int probe_policy(sandy_resolved *r, sandy_error *err)
 	return rc;
 }
 
-static void namespaces_child(char a[SANDY_RUN_ANSWER], void *arg)
-{
-	sandy_resolved r;
+typedef struct view_trial {
 	sandy_view_plan p;
 	sandy_view v;
-	sandy_error err = {0};
+	int host_proc; /* the pin of the host's /proc */
+} view_trial;
 
-	/* (a short-lived child: what it holds ends with it) */
-	(void)arg;
-	if (probe_policy(&r, &err) != 0 || sandy_plan_view(&r, &p, &err) != 0 ||
-	    sandy_view_pin(&r, &v, &err) != 0)
-		answer(a, ANSWER_PREPARE, &err);
-	else if (sandy_namespaces_enter(&p, &err) != 0)
-		answer(a, ANSWER_NAMESPACES, &err);
-	else if (sandy_view_build(&p, &v, &err) != 0)
+static int proc_pin(const sandy_resolved *r, const sandy_view *v)
+{
+	for (size_t i = 0; i < r->n_grants; i++)
+		if (strcmp(r->grants[i].path, "/proc") == 0)
+			return v->grants[i].fd;
+	return -1; /* (unreachable: probe_policy grants it) */
+}
+
+/* pid 1 of the new PID namespace, as the launcher's init: its own /proc
+ * first (the one step only such a process can take), then the view. */
+static void init_child(char a[SANDY_RUN_ANSWER], void *arg)
+{
+	view_trial *t = arg;
+	sandy_error err = {0};
+	int proc = sandy_new_proc(t->host_proc);
+
+	if (proc < 0) {
+		sandy_fail(&err, SANDY_ERR_ENFORCEMENT_FAILED,
+			   "a /proc of its own cannot be mounted (errno %d)",
+			   errno);
+		answer(a, ANSWER_PROC, &err);
+		return;
+	}
+	close(proc);
+	if (sandy_view_build(&t->p, &t->v, &err) != 0)
 		answer(a, ANSWER_VIEW, &err);
 	else
 		answer(a, ANSWER_OK, NULL);
 }
 
+static void namespaces_child(char a[SANDY_RUN_ANSWER], void *arg)
+{
+	sandy_resolved r;
+	view_trial t;
+	sandy_error err = {0};
+	char why[SANDY_PROBE_TEXT];
+
+	/* (a short-lived child: what it holds ends with it) */
+	(void)arg;
+	if (probe_policy(&r, &err) != 0 ||
+	    sandy_plan_view(&r, &t.p, &err) != 0 ||
+	    sandy_view_pin(&r, &t.v, &err) != 0) {
+		answer(a, ANSWER_PREPARE, &err);
+		return;
+	}
+	if (sandy_namespaces_enter(&t.p, &err) != 0) {
+		answer(a, ANSWER_NAMESPACES, &err);
+		return;
+	}
+	t.host_proc = proc_pin(&r, &t.v);
+	if (!sandy_run_child(init_child, &t, CHILD_TIMEOUT_MS, a, why,
+			     sizeof(why))) {
+		sandy_fail(&err, SANDY_ERR_ENFORCEMENT_FAILED, "%s", why);
+		answer(a, ANSWER_PROC, &err);
+	}
+}
+
 static void filters_child(char a[SANDY_RUN_ANSWER], void *arg)
 {
+	const sandy_host_facts facts = {.with_view = true};
 	sandy_resolved r;
 	sandy_error err = {0};
 
@@ -109,7 +159,8 @@ static void filters_child(char a[SANDY_RUN_ANSWER], void *arg)
 		sandy_fail(&err, SANDY_ERR_ENFORCEMENT_FAILED,
 			   "no_new_privs failed (errno %d)", errno);
 		answer(a, ANSWER_NO_NEW_PRIVS, &err);
-	} else if (sandy_seccomp_load(sandy_plan_seccomp(&r), &err) != 0) {
+	} else if (sandy_seccomp_load(sandy_plan_seccomp(&r, &facts), &err) !=
+		   0) {
 		answer(a, ANSWER_SECCOMP, &err);
 	} else {
 		answer(a, ANSWER_OK, NULL);
@@ -125,9 +176,13 @@ static void probe_namespaces(sandy_probe_report *r)
 	if (!sandy_run_child(namespaces_child, NULL, CHILD_TIMEOUT_MS, a, why,
 			     len))
 		return;
-	if (a[0] == ANSWER_OK || a[0] == ANSWER_VIEW) {
+	if (a[0] == ANSWER_OK || a[0] == ANSWER_VIEW || a[0] == ANSWER_PROC) {
 		r->user_namespaces = true;
+		r->pid_namespace = a[0] != ANSWER_PROC;
 		r->mount_api = a[0] == ANSWER_OK;
+		if (a[0] == ANSWER_PROC)
+			snprintf(r->pid_namespace_detail,
+				 sizeof(r->pid_namespace_detail), "%s", a + 1);
 		return;
 	}
 	snprintf(why, len, "%s", a + 1);
@@ -208,10 +263,14 @@ static bool bwrap_version(sandy_probe_report *r, sandy_run_result *res)
 	return true;
 }
 
-/* bwrap_detail: "exit status 1: bwrap: <first stderr line>" and so on. */
+/* bwrap_detail: "exit status 1: bwrap: <first stderr line>" and so on.
+ * The trial has what the backend's argv needs of bubblewrap: user and
+ * PID namespaces of its own and a fresh /proc (a host that masks parts of
+ * /proc refuses the last). */
 static void bwrap_try(sandy_probe_report *r, sandy_run_result *res)
 {
-	char *argv[] = {r->bwrap_path, "--ro-bind", "/", "/", "true", NULL};
+	char *argv[] = {r->bwrap_path, "--unshare-user", "--unshare-pid",
+			"--ro-bind", "/", "/", "--proc", "/proc", "true", NULL};
 	char *d = r->bwrap_detail;
 	size_t len = sizeof(r->bwrap_detail), used;
 

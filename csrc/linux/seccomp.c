@@ -2,8 +2,9 @@
  * leave open (README.md, "How the Linux launcher works").
  *
  * The rules are written once, with libseccomp, in sandy_seccomp_build().
- * Only four filters exist (network blocked or not x subprocesses allowed or
- * not), so they are compiled to BPF ahead of time for every architecture
+ * Only eight filters exist (network blocked or not x subprocesses allowed
+ * or not x a PID namespace of its own or not), so they are compiled to BPF
+ * ahead of time for every architecture
  * the package ships (x86_64, aarch64) by csrc/linux/seccomp_gen.c into
  * seccomp_filters.h, and loaded directly: the launcher never links
  * libseccomp (building with it at run time would cost ~250 us plus probing
@@ -54,7 +55,12 @@
 #include <seccomp.h>
 #include <stdbool.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+
+/* <linux/ioprio.h>'s "which" values */
+#define IOPRIO_WHO_PROCESS 1
+#define IOPRIO_WHO_PGRP 2
 
 /* A system call by name, with its number for names libseccomp 2.5.4 does
  * not know. Numbers from 424 on are shared by every architecture. */
@@ -203,6 +209,69 @@ static int add_arg_rules(scmp_filter_ctx ctx, sandy_error *err)
 	return add_simple(ctx, SCMP_ACT_ERRNO(ENOSYS), "clone3", err);
 }
 
+/* (arg & 0xffffffff) == value: the kernel takes these as int. */
+#define LOW32(arg, value) SCMP_CMP(arg, SCMP_CMP_MASKED_EQ, 0xffffffffu, value)
+
+/* A PID namespace bounds every call that names processes by number but
+ * two: "who" 0 of the process-group scope is the caller's own group,
+ * which is the host's (the Node process that spawned the launcher is in
+ * it), so a command could renice it or set its I/O priority. */
+static int add_own_group_rules(scmp_filter_ctx ctx, sandy_error *err)
+{
+	const sandy_sys setpriority = {"setpriority", 0};
+	const sandy_sys ioprio_set = {"ioprio_set", 0};
+	const struct scmp_arg_cmp pgrp[] = {LOW32(0, PRIO_PGRP), LOW32(1, 0)};
+	const struct scmp_arg_cmp io_pgrp[] = {LOW32(0, IOPRIO_WHO_PGRP),
+					       LOW32(1, 0)};
+	uint32_t eperm = SCMP_ACT_ERRNO(EPERM);
+
+	return add_rule(ctx, eperm, &setpriority, 2, pgrp, err) != 0 ||
+			       add_rule(ctx, eperm, &ioprio_set, 2, io_pgrp,
+					err) != 0
+		       ? -1
+		       : 0;
+}
+
+/* Without a PID namespace (the Landlock-only level) a process number
+ * names a host process, and these calls change one of the user's (its
+ * limits, priority, affinity, memory): each may aim at the caller itself
+ * (0) only, the priority calls at the process scope only (the group and
+ * user scopes reach the Node process and every process of the uid).
+ * process_madvise names its target by a pidfd, which a filter cannot
+ * inspect. Signals are Landlock's (scoping). */
+static const sandy_sys own_pid_only[] = {
+	{"prlimit64", 0},       {"sched_setaffinity", 0},
+	{"sched_setscheduler", 0}, {"sched_setparam", 0},
+	{"sched_setattr", 0},   {"migrate_pages", 0},
+	{"move_pages", 0},
+};
+
+static int add_host_pid_rules(scmp_filter_ctx ctx, sandy_error *err)
+{
+	const sandy_sys setpriority = {"setpriority", 0};
+	const sandy_sys ioprio_set = {"ioprio_set", 0};
+	const sandy_sys madvise = {"process_madvise", 440};
+	const struct scmp_arg_cmp not_self = SCMP_A0(SCMP_CMP_NE, 0);
+	const struct scmp_arg_cmp who_not_self = SCMP_A1(SCMP_CMP_NE, 0);
+	const struct scmp_arg_cmp not_process = SCMP_A0(SCMP_CMP_NE,
+							 PRIO_PROCESS);
+	const struct scmp_arg_cmp io_not_process =
+		SCMP_A0(SCMP_CMP_NE, IOPRIO_WHO_PROCESS);
+	size_t n = sizeof(own_pid_only) / sizeof(own_pid_only[0]);
+	uint32_t eperm = SCMP_ACT_ERRNO(EPERM);
+
+	for (size_t i = 0; i < n; i++)
+		if (add_rule(ctx, eperm, &own_pid_only[i], 1, &not_self,
+			     err) != 0)
+			return -1;
+	if (add_rule(ctx, eperm, &setpriority, 1, &not_process, err) != 0 ||
+	    add_rule(ctx, eperm, &setpriority, 1, &who_not_self, err) != 0 ||
+	    add_rule(ctx, eperm, &ioprio_set, 1, &io_not_process, err) != 0 ||
+	    add_rule(ctx, eperm, &ioprio_set, 1, &who_not_self, err) != 0)
+		return -1;
+	return add_rule(ctx, eperm, &madvise, 0, NULL, err);
+}
+
 static int add_network_rules(scmp_filter_ctx ctx, sandy_error *err)
 {
 	sandy_sys s = {"socket", 0};
@@ -235,7 +304,10 @@ static int configure(scmp_filter_ctx ctx, unsigned variant, sandy_error *err)
 	if (rc != 0)
 		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "seccomp: attributes: %s", strerror(-rc));
-	if (add_always_denied(ctx, err) != 0 || add_arg_rules(ctx, err) != 0)
+	if (add_always_denied(ctx, err) != 0 || add_arg_rules(ctx, err) != 0 ||
+	    add_own_group_rules(ctx, err) != 0)
+		return -1;
+	if ((variant & FILTER_HOST_PIDS) && add_host_pid_rules(ctx, err) != 0)
 		return -1;
 	if ((variant & FILTER_NET_BLOCKED) && add_network_rules(ctx, err) != 0)
 		return -1;
@@ -245,7 +317,7 @@ static int configure(scmp_filter_ctx ctx, unsigned variant, sandy_error *err)
 	return 0;
 }
 
-/* Builds one of the four filters for the native architecture. Not static:
+/* Builds one of the filters for the native architecture. Not static:
  * the generator calls it. */
 scmp_filter_ctx sandy_seccomp_build(unsigned variant, sandy_error *err)
 {

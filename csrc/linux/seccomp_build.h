@@ -1,12 +1,14 @@
 /* Shared by seccomp.c and its build-time generator seccomp_gen.c: which of
- * the four filters a policy needs, and the one function that writes the
+ * the filters a policy needs, and the one function that writes the
  * rules with libseccomp. */
 #ifndef SANDY_SECCOMP_BUILD_H
 #define SANDY_SECCOMP_BUILD_H
 
 #define FILTER_NET_BLOCKED 1u
 #define FILTER_SUBPROCESSES 2u
-#define FILTER_VARIANTS 4u
+/* no PID namespace (the Landlock-only level): host processes by number */
+#define FILTER_HOST_PIDS 4u
+#define FILTER_VARIANTS 8u
 
 #ifdef SANDY_SECCOMP_WITH_LIBSECCOMP
 #include <seccomp.h>

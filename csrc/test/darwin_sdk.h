@@ -279,10 +279,25 @@ int poll(struct pollfd *fds, nfds_t n, int timeout);
 #define SIGKILL 9
 #define SIGTERM 15
 #define SIGCHLD 20
+#define SIG_UNBLOCK 2
 #define SIG_SETMASK 3
+#define SIG_DFL ((void (*)(int))0)
 int kill(pid_t pid, int sig);
 int sigemptyset(sigset_t *set);
 int sigfillset(sigset_t *set);
+int sigaddset(sigset_t *set, int sig);
+int sigprocmask(int how, const sigset_t *set, sigset_t *old);
+void (*signal(int sig, void (*handler)(int)))(int);
+
+/* ---- sys/resource.h ---- */
+typedef uint64_t rlim_t;
+struct rlimit {
+	rlim_t rlim_cur;
+	rlim_t rlim_max;
+};
+#define RLIMIT_CORE 4
+int getrlimit(int resource, struct rlimit *rl);
+int setrlimit(int resource, const struct rlimit *rl);
 
 /* ---- sys/wait.h ---- */
 #define WNOHANG 0x00000001

@@ -3,13 +3,14 @@
  * survives the namespaces, and fault injection. The shipped launcher
  * contains none of it (test/coverage.test.js checks its strings).
  *
- * Coverage. The launcher ends in execve or _exit, after pivot_root, with
- * Landlock and seccomp on: no .gcda file can be written there by path.
+ * Coverage. The launcher ends in execve, _exit or a signal it raises on
+ * itself, after pivot_root, with Landlock and seccomp on: no .gcda file
+ * can be written there by path.
  * When SANDY_COVERAGE_DIR is set, a constructor opens one stream file in
  * it before main runs (close-on-exec, so the command never has it); the
  * wrapped exec and _exit calls write every object's counters into it
  * through __gcov_info_to_gcda, then reset them, so a failed exec followed
- * by _exit does not count twice. Stream format, per object:
+ * by _exit does not count twice (so does kill of its own pid). Stream format, per object:
  *   "F" u32 LEN NAME  (the .gcda path the object would have written)
  *   "D" u32 LEN BYTES (its contents, in one or more pieces)
  * scripts/coverage-report.js turns the streams into .gcda files and
@@ -34,6 +35,7 @@
 #include <gcov.h>
 #include <linux/landlock.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -229,6 +231,15 @@ WRAP(ssize_t, write, (int fd, const void *b, size_t n), (fd, b, n), -1, EIO)
 WRAP(int, dup2, (int a, int b), (a, b), -1, EIO)
 WRAP(int, socket, (int d, int t, int p), (d, t, p), -1, EIO)
 WRAP(FILE *, fopen, (const char *p, const char *m), (p, m), NULL, EIO)
+WRAP(pid_t, fork, (void), (), -1, EAGAIN)
+WRAP(int, socketpair, (int d, int t, int p, int sv[2]), (d, t, p, sv), -1,
+     EMFILE)
+WRAP(int, pipe2, (int fds[2], int f), (fds, f), -1, EMFILE)
+WRAP(int, sigprocmask, (int how, const sigset_t *s, sigset_t *o),
+     (how, s, o), -1, EINVAL)
+WRAP(int, sigaction, (int sig, const struct sigaction *a,
+		      struct sigaction *o),
+     (sig, a, o), -1, EINVAL)
 WRAP(DIR *, opendir, (const char *p), (p), NULL, EIO)
 /* (NULL with errno set: a listing that fails, not one that ends) */
 WRAP(struct dirent *, readdir, (DIR *d), (d), NULL, EIO)
@@ -348,6 +359,16 @@ int __wrap_execve(const char *p, char *const argv[], char *const envp[])
 {
 	at_end();
 	return __real_execve(p, argv, envp);
+}
+
+/* A signal raised on itself ends the process too (core/end.c) */
+int __real_kill(pid_t pid, int sig);
+int __wrap_kill(pid_t pid, int sig);
+int __wrap_kill(pid_t pid, int sig)
+{
+	if (pid == getpid())
+		at_end();
+	return __real_kill(pid, sig);
 }
 
 void __real__exit(int status);

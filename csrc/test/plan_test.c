@@ -86,22 +86,29 @@ static void test_seccomp(void)
 		sandy_network net;
 		bool sub;
 		unsigned want;
+		bool no_view; /* the Landlock-only level */
 	} cases[] = {
 		{"seccomp: network allowed, no subprocesses",
-		 SANDY_NETWORK_ALLOW_ALL, false, 0},
+		 SANDY_NETWORK_ALLOW_ALL, false, 0, false},
 		{"seccomp: network blocked", SANDY_NETWORK_BLOCK_ALL, false,
-		 FILTER_NET_BLOCKED},
+		 FILTER_NET_BLOCKED, false},
 		{"seccomp: subprocesses allowed", SANDY_NETWORK_ALLOW_ALL, true,
-		 FILTER_SUBPROCESSES},
+		 FILTER_SUBPROCESSES, false},
 		{"seccomp: network blocked, subprocesses allowed",
 		 SANDY_NETWORK_BLOCK_ALL, true,
-		 FILTER_NET_BLOCKED | FILTER_SUBPROCESSES},
+		 FILTER_NET_BLOCKED | FILTER_SUBPROCESSES, false},
+		{"seccomp: the Landlock-only level keeps host processes out",
+		 SANDY_NETWORK_ALLOW_ALL, true,
+		 FILTER_SUBPROCESSES | FILTER_HOST_PIDS, true},
+		{"seccomp: the Landlock-only level, network blocked",
+		 SANDY_NETWORK_BLOCK_ALL, false,
+		 FILTER_NET_BLOCKED | FILTER_HOST_PIDS, true},
 	};
 
 	for (size_t i = 0; i < N(cases); i++) {
 		pol p;
 		sandy_plan plan;
-		sandy_host_facts f = {6, true};
+		sandy_host_facts f = {6, !cases[i].no_view};
 		sandy_error err = {0};
 		char why[64];
 		unsigned got;
@@ -114,7 +121,7 @@ static void test_seccomp(void)
 		snprintf(why, sizeof(why), "variant %u, want %u", got,
 			 cases[i].want);
 		report(rc == 0 && got == cases[i].want &&
-			       sandy_plan_seccomp(&p.r) == cases[i].want &&
+			       sandy_plan_seccomp(&p.r, &f) == cases[i].want &&
 			       cases[i].want < FILTER_VARIANTS,
 		       cases[i].name, why);
 		if (rc == 0)

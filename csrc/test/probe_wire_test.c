@@ -28,6 +28,7 @@ static void sample(sandy_probe_report *r)
 	r->landlock_errata = 3;
 	r->user_namespaces = true;
 	r->mount_api = true;
+	r->pid_namespace = true;
 	r->openat2 = true;
 	r->seccomp_filter = true;
 	r->no_new_privs = true;
@@ -73,7 +74,7 @@ static const struct {
 	{"text after the end line", "end\n", "end\nmore\n"},
 	{"a missing field", "openat2=1\n", ""},
 	{"an extra field", "openat2=1\n", "openat2=1\nextra=1\n"},
-	{"two fields swapped", "mount_api=1\nopenat2=1\n", "openat2=1\nmount_api=1\n"},
+	{"two fields swapped", "openat2=1\nseccomp_filter=1\n", "seccomp_filter=1\nopenat2=1\n"},
 	{"a boolean that is not 0 or 1", "openat2=1\n", "openat2=yes\n"},
 	{"a negative number", "landlock_abi=7\n", "landlock_abi=-7\n"},
 	{"a number of five digits", "landlock_abi=7\n", "landlock_abi=10000\n"},
@@ -127,6 +128,17 @@ int main(void)
 	check(r.backends[SANDY_BACKEND_SANDY].usable &&
 		      r.backends[SANDY_BACKEND_BWRAP].usable,
 	      "with it the same facts make sandy and bwrap usable");
+	r.pid_namespace = false;
+	snprintf(r.pid_namespace_detail, sizeof(r.pid_namespace_detail),
+		 "masked");
+	sandy_probe_judge(&r);
+	check(!r.backends[SANDY_BACKEND_SANDY].usable &&
+		      strstr(r.backends[SANDY_BACKEND_SANDY].reason,
+			     "PID namespace with a /proc of its own cannot be "
+			     "made here (masked;") != NULL &&
+		      r.backends[SANDY_BACKEND_BWRAP].usable,
+	      "without a PID namespace of its own sandy is not usable, and "
+	      "says why");
 	printf("probe_wire: %d passed, %d failed, 0 skipped\n", passed, failed);
 	return failed == 0 ? 0 : 1;
 }

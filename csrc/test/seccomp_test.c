@@ -360,6 +360,7 @@ static const sc_case cases[] = {
 static long run_case(void *arg)
 {
 	const sc_run *run = arg;
+	const sandy_host_facts full = {.with_view = true};
 	sandy_resolved r = {0};
 	sandy_error err = {0};
 
@@ -371,7 +372,8 @@ static long run_case(void *arg)
 				    : SANDY_NETWORK_ALLOW_ALL;
 		r.allow_subprocesses = (run->c->variant & V_SUBPROC) != 0;
 		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0 ||
-		    sandy_seccomp_load(sandy_plan_seccomp(&r), &err) != 0) {
+		    sandy_seccomp_load(sandy_plan_seccomp(&r, &full), &err) !=
+			    0) {
 			fprintf(stderr, "load: %s\n", err.message);
 			return LOAD_FAILED;
 		}

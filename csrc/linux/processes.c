@@ -1,0 +1,385 @@
+/* The launcher's processes: what keeps a confined command's processes from
+ * reaching any other process, and ends all of them with the command.
+ *
+ * The full level, in new user, mount, IPC and PID namespaces (apply.c's
+ * steps 2 to 6):
+ *   outer    the process the caller spawned, left in the host's PID
+ *            namespace. It enters the namespaces, forks the init and then
+ *            only waits: it passes on the signals a process sends it (a
+ *            terminal's reach the whole foreground group, the command
+ *            included, by themselves) and ends as the command ended, with
+ *            its exit status or its signal, raised again with RLIMIT_CORE
+ *            at 0 so that no core of the launcher lands in the caller's
+ *            directory. No process inside can see it, signal it or change
+ *            its limits, priority or affinity: those take process numbers
+ *            of the command's own namespace.
+ *   init     pid 1 of the new PID namespace. It mounts the namespace's own
+ *            /proc (which only a process inside it can do, and only while
+ *            a whole /proc is in view: before the root is switched), builds
+ *            the view and restricts itself as the command will be (keyring,
+ *            no_new_privs, Landlock, no capabilities). Then, after its last
+ *            credential change, which would clear it, PR_SET_PDEATHSIG kills
+ *            it when the outer process dies, and the outer process is
+ *            checked to be still there; it wipes the launcher's words from
+ *            its argv (/proc/1/cmdline is readable inside, and the nonce is
+ *            among them) and becomes non-dumpable (its memory and
+ *            descriptors out of the command's reach), then forks the
+ *            command. From then on it reaps every orphan, passes signals on
+ *            to the command, and when the command ends it sends the command's
+ *            wait status to the outer process and exits: the kernel then
+ *            kills whatever is left in the namespace before the outer process
+ *            sees the init end. The command cannot be pid 1 itself: pid 1
+ *            ignores every signal it has no handler for, a terminal's SIGINT
+ *            included.
+ *   command  loads seccomp (whose filter may forbid forks: last), gets the
+ *            caller's signal mask back and execs the target.
+ *
+ * The Landlock-only level, without namespaces:
+ *   outer    as above: it wipes the launcher's words from its argv first
+ *            (the command shares its PID namespace and sees it), then forks
+ *            the reaper and only waits.
+ *   reaper   a child subreaper, in a Landlock domain of its own that scopes
+ *            signals and nothing else: kill(-1) from it reaches the
+ *            processes of that domain and of the command's, nested in it,
+ *            which are every process the command started, wherever they
+ *            were reparented, and no other; the command's processes can
+ *            neither signal nor trace it. It gets a signal of its own when
+ *            the outer process dies (PR_SET_PDEATHSIG, after its last
+ *            credential change, then the outer process checked to be still
+ *            there), forks the command and passes signals on to it. When
+ *            the command ends, or the outer process does, it kills and
+ *            reaps everything left and only then ends, sending the
+ *            command's wait status to the outer process as the init does.
+ *   command  restricts itself (its own domain, nested), loads seccomp, gets
+ *            the caller's signal mask back and execs the target.
+ *
+ * The bubblewrap guard (guard.h), in its own user and mount namespaces:
+ *   guard    a child subreaper: it forks the runner, passes signals on to
+ *            it, and once it ended waits for whatever of it was reparented
+ *            here: bubblewrap reports its command's status before its own
+ *            pid 1 has emptied its PID namespace, and that pid 1 ends only
+ *            once it has. Then it ends as the runner did.
+ *   runner   killed when the guard dies (PR_SET_PDEATHSIG, which survives
+ *            the exec; bubblewrap's --die-with-parent passes it on), gets
+ *            the caller's signal mask back and execs bubblewrap.
+ *
+ * The supervisors take their signals with sigwaitinfo: blocked from the
+ * start, so none is lost between the forks and none needs a handler. A
+ * signal is passed on when a process sent it; one the kernel sent (a
+ * terminal's, SI_KERNEL) reached the foreground group, the command
+ * included, already. Stop signals are not taken: a terminal's reach the
+ * command itself, and one sent to the launcher alone stops the launcher. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../core/end.h"
+#include "../core/protocol.h"
+#include "linux.h"
+
+/* The signals a supervisor passes on to the command. */
+static const int forwarded[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGTERM,
+				SIGUSR1, SIGUSR2, SIGWINCH, SIGCONT};
+
+static void supervised_signals(sigset_t *set)
+{
+	sigemptyset(set);
+	sigaddset(set, SIGCHLD);
+	for (size_t i = 0; i < sizeof(forwarded) / sizeof(forwarded[0]); i++)
+		sigaddset(set, forwarded[i]);
+}
+
+static int procs_fail(sandy_error *err, sandy_error_kind kind,
+		      const char *what, int e)
+{
+	return sandy_fail(err, kind, "processes: %s failed (errno %d)", what,
+			  e);
+}
+
+int sandy_procs_begin(sandy_procs *s, char **words, size_t n_words,
+		      sandy_error *err)
+{
+	struct sigaction dfl = {.sa_handler = SIG_DFL};
+	sigset_t set;
+
+	*s = (sandy_procs){.words = words, .n_words = n_words, .link = -1};
+	supervised_signals(&set);
+	sigemptyset(&dfl.sa_mask);
+	/* SIGCHLD ignored by the caller would reap the supervisors' children
+	 * before they could */
+	if (sigprocmask(SIG_BLOCK, &set, &s->caller_mask) != 0 ||
+	    sigaction(SIGCHLD, &dfl, &s->caller_chld) != 0)
+		return procs_fail(err, SANDY_ERR_PREPARATION_FAILED, "signals",
+				  errno);
+	return 0;
+}
+
+int sandy_procs_command(const sandy_procs *s, sandy_error *err)
+{
+	if (sigaction(SIGCHLD, &s->caller_chld, NULL) != 0 ||
+	    sigprocmask(SIG_SETMASK, &s->caller_mask, NULL) != 0)
+		return procs_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "the caller's signal mask", errno);
+	return 0;
+}
+
+/* The launcher's own words, once read, are nobody's business: they hold
+ * the nonce, and /proc/PID/cmdline shows them to the processes that see
+ * this one. The target's words after them stay. */
+static void wipe_words(const sandy_procs *s)
+{
+	for (size_t i = 0; i < s->n_words; i++)
+		memset(s->words[i], 0, strlen(s->words[i]));
+}
+
+/* Blocks until the child ends; its wait status. (Only when sigwaitinfo
+ * cannot be used, which the signal set here never gives.) */
+static int wait_plainly(pid_t child)
+{
+	int status;
+
+	while (waitpid(child, &status, 0) != child)
+		if (errno != EINTR)
+			return SANDY_LAUNCHER_EXIT_FAILURE << 8;
+	return status;
+}
+
+/* Waits for the child, passing on to it each signal of the set that a
+ * process sent, and reaping every other child that ends meanwhile (the
+ * orphans an init or a subreaper inherits). Its wait status, or -1 when
+ * the signal gone (0: none) came first. */
+static int supervise(pid_t child, int gone)
+{
+	sigset_t set;
+	siginfo_t si;
+	int status, sig;
+	pid_t p;
+
+	supervised_signals(&set);
+	if (gone != 0)
+		sigaddset(&set, gone);
+	for (;;) {
+		sig = sigwaitinfo(&set, &si);
+		if (sig < 0 && errno != EINTR)
+			return wait_plainly(child);
+		if (sig == SIGCHLD) {
+			while ((p = waitpid(-1, &status, WNOHANG)) > 0)
+				if (p == child)
+					return status;
+		} else if (sig > 0 && sig == gone) {
+			return -1;
+		} else if (sig > 0 && si.si_code != SI_KERNEL) {
+			kill(child, sig);
+		}
+	}
+}
+
+/* ---- the outer process and the inner supervisor, both levels ------------ */
+
+/* Forks the inner supervisor (the init, the reaper), linked to this
+ * process by a socket: 0 in it, its pid here, -1 with *err. */
+static pid_t fork_inner(sandy_procs *s, const char *name, sandy_error *err)
+{
+	int link[2];
+	pid_t inner;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, link) != 0)
+		return procs_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "socketpair", errno);
+	inner = fork();
+	if (inner < 0) {
+		int e = errno;
+
+		close(link[0]);
+		close(link[1]);
+		return procs_fail(err, SANDY_ERR_ENFORCEMENT_FAILED, name, e);
+	}
+	close(link[inner == 0 ? 0 : 1]);
+	s->link = link[inner == 0 ? 1 : 0];
+	return inner;
+}
+
+pid_t sandy_procs_fork_init(sandy_procs *s, sandy_error *err)
+{
+	return fork_inner(s, "fork of the init", err);
+}
+
+void sandy_procs_outer(sandy_procs *s, pid_t inner)
+{
+	int status, reported;
+
+	wipe_words(s);
+	status = supervise(inner, 0);
+	/* the command's status, when the inner supervisor lived to send it;
+	 * else its own (its fatal line's 125, or the signal that killed it) */
+	if (read(s->link, &reported, sizeof(reported)) == sizeof(reported))
+		status = reported;
+	sandy_end_like(status);
+}
+
+/* The outer process holds its end of the link until it dies. */
+static bool outer_gone(int link)
+{
+	struct pollfd p = {.fd = link, .events = POLLIN};
+
+	return poll(&p, 1, 0) != 0;
+}
+
+/* In the inner supervisor, after its last credential change: sig when the
+ * outer process dies, and the outer process still there. */
+static int tie_to_outer(const sandy_procs *s, int sig, sandy_error *err)
+{
+	if (prctl(PR_SET_PDEATHSIG, sig, 0, 0, 0) != 0)
+		return procs_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "PR_SET_PDEATHSIG", errno);
+	/* (unreachable: only the outer process's death between its fork and
+	 * this check, which no test can time, leads here) */
+	if (outer_gone(s->link))
+		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "processes: the launcher ended before the "
+				  "command started");
+	return 0;
+}
+
+/* Forks the command, which gets 0; -1 with *err. */
+static pid_t fork_command(sandy_procs *s, sandy_error *err)
+{
+	pid_t command = fork();
+
+	if (command < 0)
+		return procs_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "fork of the command", errno);
+	if (command == 0) {
+		close(s->link);
+		s->link = -1;
+	}
+	return command;
+}
+
+/* The command's wait status to the outer process, and its exit status in
+ * the inner supervisor's own as well, in case the link fails. */
+static void __attribute__((noreturn)) report(const sandy_procs *s, int status)
+{
+	if (write(s->link, &status, sizeof(status)) != sizeof(status) &&
+	    WIFSIGNALED(status))
+		_exit(128 + WTERMSIG(status));
+	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 0);
+}
+
+/* ---- the full level ---------------------------------------------------- */
+
+int sandy_procs_init(sandy_procs *s, sandy_error *err)
+{
+	pid_t command;
+
+	if (tie_to_outer(s, SIGKILL, err) != 0)
+		return -1;
+	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
+		return procs_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "PR_SET_DUMPABLE", errno);
+	wipe_words(s);
+	command = fork_command(s, err);
+	if (command <= 0)
+		return (int)command;
+	report(s, supervise(command, 0));
+}
+
+/* ---- the bubblewrap guard ----------------------------------------------- */
+
+int sandy_procs_runner(sandy_procs *s, sandy_error *err)
+{
+	pid_t guard = getpid(), runner;
+	int status, other;
+
+	(void)s;
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+		return procs_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "PR_SET_CHILD_SUBREAPER", errno);
+	runner = fork();
+	if (runner < 0)
+		return procs_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "fork of the runner", errno);
+	if (runner == 0) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
+			return procs_fail(err, SANDY_ERR_PREPARATION_FAILED,
+					  "PR_SET_PDEATHSIG", errno);
+		/* (unreachable: only the guard's death since the fork, which no
+		 * test can time, leads here) */
+		if (getppid() != guard)
+			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+					  "processes: the guard ended before "
+					  "its runner started");
+		return 0;
+	}
+	status = supervise(runner, 0);
+	while (waitpid(-1, &other, 0) > 0 || errno == EINTR)
+		;
+	sandy_end_like(status);
+}
+
+/* ---- the Landlock-only level ------------------------------------------ */
+
+/* The reaper learns of the outer process's death by this signal, which
+ * nothing else sends it: the command cannot (Landlock), and the outer
+ * process passes on none of this kind. */
+#define OUTER_GONE SIGRTMIN
+
+/* Kills every process of the reaper's domain and reaps them all: as a
+ * subreaper it inherits every orphan, so no child left means none of them
+ * is left. */
+static void sweep(void)
+{
+	int status;
+
+	do
+		kill(-1, SIGKILL);
+	while (waitpid(-1, &status, 0) > 0 || errno == EINTR);
+}
+
+static int become_reaper(sandy_procs *s, sandy_error *err)
+{
+	sigset_t gone;
+	pid_t command;
+	int status;
+
+	sigemptyset(&gone);
+	sigaddset(&gone, OUTER_GONE);
+	if (sigprocmask(SIG_BLOCK, &gone, NULL) != 0)
+		return procs_fail(err, SANDY_ERR_ENFORCEMENT_FAILED, "signals",
+				  errno);
+	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
+		return procs_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "PR_SET_CHILD_SUBREAPER", errno);
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0)
+		return procs_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "no_new_privs", errno);
+	if (sandy_landlock_scope_signals(err) != 0 ||
+	    tie_to_outer(s, OUTER_GONE, err) != 0)
+		return -1;
+	command = fork_command(s, err);
+	if (command <= 0)
+		return (int)command;
+	status = supervise(command, OUTER_GONE);
+	sweep();
+	if (status < 0)
+		_exit(SANDY_LAUNCHER_EXIT_FAILURE); /* nobody to tell */
+	report(s, status);
+}
+
+int sandy_procs_reaper(sandy_procs *s, sandy_error *err)
+{
+	pid_t reaper;
+
+	wipe_words(s);
+	reaper = fork_inner(s, "fork of the reaper", err);
+	if (reaper > 0)
+		sandy_procs_outer(s, reaper);
+	return reaper < 0 ? -1 : become_reaper(s, err);
+}
