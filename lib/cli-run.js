@@ -121,8 +121,13 @@ function passThrough ({ code, signal }, raise) {
   return 128 + signalNumber(signal)
 }
 
+// Without a listener of this process's own, with the signal's default
+// action and RLIMIT_CORE at 0 (csrc/core/end.h), so that no core of this
+// Node process lands in the caller's directory; with one, as
+// process.kill delivers it.
 function raiseOnSelf (signal) {
-  process.kill(process.pid, signal)
+  if (process.listenerCount(signal) > 0) process.kill(process.pid, signal)
+  else require('./binding').addon.raiseWithoutCore(signalNumber(signal))
 }
 
 function defaultConfine (argv, policy, options) {

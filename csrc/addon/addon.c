@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../core/copy_dirs.h"
+#include "../core/end.h"
 #include "../core/error.h"
 #include "../core/protocol.h"
 #include "../core/policy.h"
@@ -695,6 +696,10 @@ static napi_value probe(napi_env env, napi_callback_info info)
 	    !set_prop(env, o, "userNamespacesDetail",
 		      make_string(env, r.user_namespaces_detail)) ||
 	    !set_prop(env, o, "mountApi", make_bool(env, r.mount_api)) ||
+	    !set_prop(env, o, "pidNamespace",
+		      make_bool(env, r.pid_namespace)) ||
+	    !set_prop(env, o, "pidNamespaceDetail",
+		      make_string(env, r.pid_namespace_detail)) ||
 	    !set_prop(env, o, "openat2", make_bool(env, r.openat2)) ||
 	    !set_prop(env, o, "seccompFilter",
 		      make_bool(env, r.seccomp_filter)) ||
@@ -1105,6 +1110,25 @@ static napi_value copy_dirs(napi_env env, napi_callback_info info)
 	return arr;
 }
 
+/* raiseWithoutCore(signal): `sandy run` ends as its command did
+ * (core/end.h); returns only when the signal does not end the process. */
+static napi_value raise_without_core(napi_env env, napi_callback_info info)
+{
+	napi_value argv[1];
+	int32_t sig;
+
+	if (get_args(env, info, 1, argv) == NULL)
+		return NULL;
+	CHECK(napi_get_value_int32(env, argv[0], &sig));
+	if (sig < 1 || sig > 64) {
+		napi_throw_range_error(env, "ESANDYARGS",
+				       "raiseWithoutCore: a signal number");
+		return NULL;
+	}
+	sandy_raise_without_core(sig);
+	return NULL;
+}
+
 static napi_value init(napi_env env, napi_value exports)
 {
 	static const napi_property_descriptor fns[] = {
@@ -1127,6 +1151,8 @@ static napi_value init(napi_env env, napi_value exports)
 		 napi_enumerable, NULL},
 		{"copyDirs", NULL, copy_dirs, NULL, NULL, NULL, napi_enumerable,
 		 NULL},
+		{"raiseWithoutCore", NULL, raise_without_core, NULL, NULL, NULL,
+		 napi_enumerable, NULL},
 	};
 
 	CHECK(napi_define_properties(env, exports, sizeof(fns) / sizeof(fns[0]),
