@@ -78,13 +78,14 @@ for (const user of users()) {
           { args: { command: 'echo x > /dev/null && echo ok' } },
           { args: { command: 'echo a > inside', sandbox_permissions: 'workspace-write', justification: 'the test writes its workspace' } },
           { setMode: 'workspace-write', args: { command: `echo b > ${outside}/f` } },
-          { args: { command: 'echo c > inside2' } }
+          { args: { command: 'echo c > inside2' } },
+          { args: { command: 'readlink /proc/self/ns/pid; echo "pid $$"; ls /proc | grep -c "^[0-9]"' } }
         ]
       })
       t.same(out.marker, { readOnly: DENIED('read-only'), workspaceWrite: DENIED('workspace-write') }, 'dsh\'s markers, as this test spells them')
       t.equal(out.policy.workspaceRoot, ws)
       t.match(out.policy.sessionId, /\S/, 'the session id is carried')
-      const [ro, sink, escalated, beside, write] = out.results
+      const [ro, sink, escalated, beside, write, pids] = out.results
       t.same(ro.sandbox, { mode: 'read-only', denied: true, enforcement: ro.sandbox.enforcement }, 'read-only: the write is a sandbox denial')
       t.ok(ro.text.includes(DENIED('read-only')), 'with dsh\'s denial marker in the tool result')
       t.notOk(ro.isError)
@@ -97,6 +98,17 @@ for (const user of users()) {
       t.equal(write.sandbox.denied, false)
       t.equal(fs.readFileSync(path.join(ws, 'inside2'), 'utf8'), 'c\n', 'a write inside lands')
       t.equal(ro.sandbox.enforcement, backend === 'landlock' ? 'partial' : 'full')
+      // dsh expects its bubblewrap provider's commands to run in a private
+      // PID namespace: so do this package's, but at the Landlock-only level
+      const [ns, own, listed] = pids.text.trim().split('\n')
+      const host = fs.readlinkSync('/proc/self/ns/pid')
+      if (backend === 'landlock') {
+        t.equal(ns, host, 'landlock: the host\'s PID namespace (the level\'s partial note says so)')
+      } else {
+        t.not(ns, host, `${backend}: a PID namespace of its own (${pids.text.trim()})`)
+        t.match(own, /^pid [1-9]$/, 'in which the shell has one of the first numbers')
+        t.ok(Number(listed) < 10, `and its /proc lists its own few processes (${listed})`)
+      }
       // the same writes, unconfined
       t.equal(await unconfined(user, `echo b > ${outside}/f && echo a > ${ws}/unconfined`, ws), 0, 'unconfined, both writes succeed')
     })

@@ -38,14 +38,15 @@ const report = sandy.probe()
 
 t.test('report shape', async (t) => {
   t.same(Object.keys(report).sort(), ['backends', 'bwrap', 'kernelRelease', 'landlockAbi',
-    'landlockErrata', 'mountApi', 'noNewPrivs', 'openat2', 'platform', 'sandboxExec',
-    'seccompFilter', 'userNamespaces', 'userNamespacesDetail'])
+    'landlockErrata', 'mountApi', 'noNewPrivs', 'openat2', 'pidNamespace', 'pidNamespaceDetail', 'platform',
+    'sandboxExec', 'seccompFilter', 'userNamespaces', 'userNamespacesDetail'])
   t.equal(report.platform, 'linux')
   for (const k of ['landlockAbi', 'landlockErrata']) t.ok(Number.isInteger(report[k]) && report[k] >= 0, k)
-  for (const k of ['userNamespaces', 'mountApi', 'openat2', 'seccompFilter', 'noNewPrivs', 'sandboxExec']) {
+  for (const k of ['userNamespaces', 'mountApi', 'pidNamespace', 'openat2', 'seccompFilter', 'noNewPrivs', 'sandboxExec']) {
     t.type(report[k], 'boolean', k)
   }
   t.type(report.userNamespacesDetail, 'string')
+  t.type(report.pidNamespaceDetail, 'string')
   t.same(Object.keys(report.bwrap).sort(), ['detail', 'found', 'path', 'version', 'works'])
   t.same(Object.keys(report.backends), ['sandy', 'bwrap', 'landlock', 'seatbelt'])
   for (const [name, v] of Object.entries(report.backends)) {
@@ -113,6 +114,43 @@ t.test('a denied user namespace is reported with the failing step', async (t) =>
   t.equal(r.backends.landlock.usable, true, 'the landlock backend remains')
 })
 
+// A host whose /proc has a part masked, as container runtimes mask
+// /proc/kcore and others with a bind of /dev/null: the kernel refuses a new
+// procfs to a user namespace there, so no backend can give its command a
+// PID namespace with a /proc of its own. The probe says so and selects no
+// such backend, and the launcher refuses an argv made where it could (a
+// runner failure, nothing runs). As root, which can mask, for root and for
+// uid 65534; the same argv runs unmasked.
+t.test('a /proc with a part masked: no PID namespace of its own, said and refused', { skip: !isRoot && 'only root can mask a part of /proc' }, async (t) => {
+  const masked = ['/proc/kcore', '/proc/timer_list', '/proc/sysrq-trigger'].find((f) => fs.existsSync(f))
+  const mask = ['unshare', '-m', '--propagation', 'private', 'sh', '-c', `mount --bind /dev/null ${masked} && exec "$@"`, 'sh']
+  const ws = fs.mkdtempSync('/var/tmp/sandy-masked-')
+  fs.chmodSync(ws, 0o755)
+  t.teardown(() => fs.rmSync(ws, { recursive: true, force: true }))
+  for (const [who, as] of [['root', []], ['nobody', ['setpriv', ...NOBODY]]]) {
+    const r = probeInChild(t, [...mask, ...as])
+    t.equal(r.userNamespaces, true, `${who}: user namespaces still work`)
+    t.equal(r.pidNamespace, false, `${who}: no PID namespace with its own /proc`)
+    t.match(r.pidNamespaceDetail, /^a \/proc of its own cannot be mounted \(errno 1\)$/, 'the launcher\'s words: the step and the error')
+    t.equal(r.backends.sandy.usable, false, `${who}: the sandy backend is not usable`)
+    t.match(r.backends.sandy.reason, /a PID namespace with a \/proc of its own cannot be made here \(a \/proc of its own cannot be mounted \(errno 1\); a host whose \/proc has parts masked/)
+    t.equal(r.backends.bwrap.usable, false, `${who}: nor bwrap, whose trial mounts a /proc too (${r.backends.bwrap.reason})`)
+    if (who === 'nobody') t.equal(r.backends.landlock.usable, true, 'the Landlock-only level, which has no PID namespace, remains')
+    const code = `const c = require(${JSON.stringify(root)}).createLocalSandboxProvider({ backend: 'sandy' })
+      .confine(['/bin/sh', '-c', 'echo RAN'], { mode: 'read-only', workspaceRoot: ${JSON.stringify(ws)} })
+      process.stdout.write(JSON.stringify(c.argv))`
+    const made = run(as[0] || process.execPath, [...as.slice(1), ...(as.length ? [process.execPath] : []), '-e', code], { cwd: ws })
+    t.equal(made.status, 0, `${who}: an argv made unmasked (${made.stderr})`)
+    const argv = JSON.parse(made.stdout)
+    const inside = run(mask[0], [...mask.slice(1), ...as, ...argv], { cwd: ws })
+    t.equal(inside.status, 125, `${who}: masked, it is a runner failure (${inside.stderr.trim()})`)
+    t.match(inside.stderr, /^sandy-launcher: fatal: EnforcementFailed: view: a \/proc of its own failed \(errno 1\) \[run [0-9a-f]+\]\n$/, 'its one fatal line')
+    t.equal(inside.stdout, '', 'nothing ran')
+    const plain = run(as[0] || argv[0], [...as.slice(1), ...(as.length ? argv : argv.slice(1))], { cwd: ws })
+    t.equal(plain.stdout, 'RAN\n', `${who}: the same argv runs where /proc is whole (${plain.stderr.trim()})`)
+  }
+})
+
 t.test('bwrap facts match bwrap itself', async (t) => {
   const found = BWRAP_DIRS.map((d) => path.join(d, 'bwrap')).find((f) => {
     try {
@@ -130,8 +168,8 @@ t.test('bwrap facts match bwrap itself', async (t) => {
   t.equal(report.bwrap.path, found, 'absolute path from a fixed directory')
   const version = run(found, ['--version']).stdout.trim()
   t.equal(`bubblewrap ${report.bwrap.version}`, version, 'same as bwrap --version')
-  const works = run(found, ['--ro-bind', '/', '/', 'true']).status === 0
-  t.equal(report.bwrap.works, works, 'same as bwrap --ro-bind / / true')
+  const works = run(found, ['--unshare-user', '--unshare-pid', '--ro-bind', '/', '/', '--proc', '/proc', 'true']).status === 0
+  t.equal(report.bwrap.works, works, 'same as the trial sandbox run here')
   t.equal(report.backends.bwrap.usable, works)
   if (works) t.equal(report.backends.bwrap.enforcement, 'full')
 })

@@ -100,8 +100,9 @@ function confineAs (user, backend, argv, request) {
 }
 
 // Compiles the fixtures into a fresh directory that every user can read
-// and execute. Returns their paths; t.teardown removes everything.
-function setup (t) {
+// and execute, with the static ones named in extra beside the usual ones.
+// Returns their paths; t.teardown removes everything.
+function setup (t, extra = []) {
   const base = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-escape-'))
   fs.chmodSync(base, 0o755)
   // (a case may leave a directory without write permission: a user who is
@@ -128,6 +129,7 @@ function setup (t) {
     nosys: cc('nosys', ['-static']),
     hello: cc('hello', [])
   }
+  for (const name of extra) fx[name] = cc(name, ['-static'])
   return fx
 }
 

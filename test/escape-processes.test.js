@@ -1,0 +1,448 @@
+'use strict'
+// Escape suite, the process boundary: a confined command reaches no host
+// process (signals, limits, priorities, affinity, scheduling, /proc), and
+// every process it starts ends with it, however the launcher ends; exit
+// statuses, signal deaths and a terminal's job control pass through. On
+// every backend that applies, as root and as uid 65534: `sandy` and `bwrap`
+// give the command a PID namespace of its own; the Landlock-only level
+// (uid 65534 only) refuses such calls with seccomp and ends what the
+// command leaves as a subreaper and a watcher (csrc/linux/processes.c).
+// Every refusal is shown to succeed unconfined, every leftover killed is
+// shown to outlive an unconfined command.
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const crypto = require('node:crypto')
+const { spawn, spawnSync } = require('node:child_process')
+const {
+  users, setup, backendsFor, confineAs, withSanitizerEnv, plainNodeEnv, describe,
+  escapeCase, basePolicy, tree, AccessMode, PathScope
+} = require('./helpers/sandbox.js')
+
+const fx = setup(t, ['pidfds', 'status', 'pty'])
+const PACKAGE = path.join(__dirname, '..')
+const SANDY = path.join(PACKAGE, 'bin', 'sandy')
+const sh = (script, ...args) => ['/bin/sh', '-c', script, ...args]
+
+// A fresh directory of user's under the fixtures' base.
+function ownDir (user) {
+  const d = fs.mkdtempSync(path.join(fx.base, 'p-'))
+  fs.chmodSync(d, 0o755)
+  fs.chownSync(d, user.uid, user.gid)
+  return fs.realpathSync(d)
+}
+
+// argv as a process of its own with a pipe on stdin: until(re) waits for
+// its stdout to match, end() closes its stdin, exited settles when it
+// ended and closed when its output has too (nothing else holds it).
+function session (argv, { cwd, detached = false, env = { PATH: '/usr/bin:/bin', LC_ALL: 'C' } }) {
+  const child = spawn(argv[0], argv.slice(1), { cwd, detached, env: withSanitizerEnv(env), stdio: ['pipe', 'pipe', 'pipe'] })
+  let stdout = ''
+  let stderr = ''
+  const waiters = []
+  const closed = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr })))
+  const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })))
+  const check = () => {
+    for (const w of [...waiters]) if (w.re.test(stdout)) { waiters.splice(waiters.indexOf(w), 1); w.resolve(stdout) }
+  }
+  child.stdout.on('data', (d) => { stdout += d; check() })
+  child.stderr.on('data', (d) => { stderr += d })
+  return {
+    child,
+    closed,
+    exited,
+    until (re) {
+      return new Promise((resolve, reject) => {
+        waiters.push({ re, resolve })
+        check()
+        closed.then((r) => reject(new Error(`ended before ${re}: ${describe(r)}`)))
+      })
+    },
+    end () { child.stdin.end() }
+  }
+}
+
+// A process of user that only waits, outside any sandbox: the host process
+// a confined command aims at.
+async function victim (t, user) {
+  const argv = [...user.wrap, '/bin/sleep', '1000']
+  const v = spawn(argv[0], argv.slice(1), { stdio: 'ignore' })
+  const ended = new Promise((resolve) => v.on('close', resolve))
+  t.teardown(async () => { v.kill('SIGKILL'); await ended })
+  await new Promise((resolve) => v.on('spawn', resolve))
+  // (until it is sleep itself, not setpriv about to exec it)
+  while (!fs.readFileSync(`/proc/${v.pid}/cmdline`, 'latin1').startsWith('/bin/sleep\0')) await new Promise(setImmediate)
+  return v.pid
+}
+
+// What a host process keeps that those calls would change.
+function hostState (pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'latin1').replace(/^.*\) /s, '').split(' ')
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'latin1')
+  return {
+    fileSizeLimit: fs.readFileSync(`/proc/${pid}/limits`, 'latin1').split('\n').find((l) => l.startsWith('Max file size')),
+    nice: stat[16],
+    policy: stat[38],
+    affinity: /Cpus_allowed_list:\s*(\S+)/.exec(status)[1],
+    ioprio: spawnSync('ionice', ['-p', String(pid)], { encoding: 'utf8' }).stdout.trim()
+  }
+}
+
+// The op fixture's actions that aim at another process by number, each
+// changing what hostState reads (or, for the first, only asking).
+const AIMED = [['kill0'], ['prlimit'], ['setprio', 'process'], ['ioprio', 'process'], ['affinity'], ['sched'],
+  ['schedparam'], ['schedattr'], ['migrate'], ['movepages']]
+const aimedAt = (pid) => AIMED.map(([op, scope]) => [fx.op, op, ...(scope ? [scope] : []), String(pid)])
+// the same, through the tools a person would use
+const toolsAt = (pid) => [`kill -0 ${pid}`, `prlimit --pid ${pid} --fsize=64`, `renice -n 5 -p ${pid}`]
+const script = (argvs, tools = []) => [...argvs.map((a) => a.join(' ')), ...tools.map((l) => `${l} 2>&1 || echo "tool failed"`)].join('\n')
+const results = (stdout) => stdout.split('\n').filter((l) => /^(ok|fail )/.test(l))
+
+// The errno a call aimed at a host process gets: none such in a PID
+// namespace of its own; at the Landlock-only level, refused (Landlock's
+// signal scoping for kill, seccomp for the rest).
+const HIDDEN = { sandy: 'ESRCH', bwrap: 'ESRCH', landlock: 'EPERM' }
+const TOOL_SAYS = { sandy: /No such process/, bwrap: /No such process/, landlock: /Operation not permitted/ }
+
+for (const user of users()) {
+  for (const backend of backendsFor(t, user, ['sandy', 'bwrap', 'landlock'])) {
+    t.test(`a host process of the same user is out of reach [${backend}, ${user.name}]`, async (t) => {
+      const cwd = ownDir(user)
+      const pid = await victim(t, user)
+      const before = hostState(pid)
+      const cmd = sh(script(aimedAt(pid), toolsAt(pid)) + '\nls /proc')
+      const c = confineAs(user, backend, cmd, { mode: 'read-only', workspaceRoot: cwd })
+      const r = await session([...user.wrap, ...c.argv], { cwd }).closed
+      const got = results(r.stdout)
+      t.equal(got.length, AIMED.length, `every action reported (${describe(r)})`)
+      for (const [i, [op]] of AIMED.entries()) t.match(got[i], new RegExp(`^fail \\S+ ${HIDDEN[backend]}$`), `confined: ${op} fails with ${HIDDEN[backend]}`)
+      t.equal((r.stdout.match(/tool failed/g) || []).length, 3, 'confined: kill -0, prlimit --pid and renice fail')
+      t.match(r.stdout, TOOL_SAYS[backend], 'as the kernel says')
+      t.same(hostState(pid), before, 'the host process\'s limits, priorities, affinity and policy are unchanged')
+      const listed = r.stdout.split('\n').filter((l) => /^\d+$/.test(l))
+      if (backend === 'landlock') t.ok(listed.includes(String(pid)), 'no PID namespace here: the host process stays listed (the level\'s partial note)')
+      else t.notOk(listed.includes(String(pid)), `its /proc lists only the command's own processes (${listed.join(' ')})`)
+
+      const u = await session([...user.wrap, ...sh(script(aimedAt(pid), toolsAt(pid).slice(0, 1)))], { cwd }).closed
+      t.same(results(u.stdout), AIMED.map(() => 'ok'), `unconfined, every action works (${describe(u)})`)
+      t.notMatch(u.stdout, /tool failed/, 'and so does kill -0')
+      const after = hostState(pid)
+      for (const k of ['fileSizeLimit', 'nice', 'policy', 'ioprio']) t.not(after[k], before[k], `unconfined, the host process's ${k} changed`)
+    })
+
+    // The Node process that confined the command: the original attack
+    // lowered its descriptor limit, after which every confine failed.
+    t.test(`the confining Node process keeps its limits [${backend}, ${user.name}]`, async (t) => {
+      const cwd = ownDir(user)
+      const code = `const fs = require('node:fs'); const { spawnSync } = require('node:child_process')
+        const [pkg, backend, op] = process.argv.slice(1)
+        const me = String(process.pid)
+        const c = require(pkg).createLocalSandboxProvider({ backend }).confine(['/bin/sh', '-c',
+          'prlimit --pid ' + me + ' --nofile=64:64 --core=unlimited; ' + op + ' prlimit ' + me + '; ' + op + ' setprio process ' + me],
+          { mode: 'read-only', workspaceRoot: process.cwd() })
+        const before = fs.readFileSync('/proc/self/limits', 'latin1') + fs.readFileSync('/proc/self/stat', 'latin1').split(') ')[1].split(' ')[16]
+        const r = spawnSync(c.argv[0], c.argv.slice(1), { encoding: 'utf8' })
+        const after = fs.readFileSync('/proc/self/limits', 'latin1') + fs.readFileSync('/proc/self/stat', 'latin1').split(') ')[1].split(' ')[16]
+        const again = require(pkg).createLocalSandboxProvider({ backend }).confine(['true'], { mode: 'read-only', workspaceRoot: process.cwd() })
+        process.stdout.write(JSON.stringify({ same: before === after, out: r.stdout + r.stderr, again: spawnSync(again.argv[0], again.argv.slice(1)).status }))`
+      const argv = [...user.wrap, process.execPath, '-e', code, PACKAGE, backend, fx.op]
+      const r = spawnSync(argv[0], argv.slice(1), { cwd, env: plainNodeEnv(withSanitizerEnv({ PATH: '/usr/bin:/bin' })), encoding: 'utf8' })
+      t.equal(r.status, 0, `the confining process ran (${r.stderr})`)
+      const out = JSON.parse(r.stdout)
+      t.match(out.out, /failed to (get|set) the \w+ resource limit/, 'confined: prlimit --pid of the confining process fails')
+      t.match(out.out, new RegExp(`fail prlimit ${HIDDEN[backend]}\\nfail setpriority ${HIDDEN[backend]}`), 'and so do the calls themselves')
+      t.ok(out.same, 'its limits and niceness are unchanged')
+      t.equal(out.again, 0, 'and it confines again')
+    })
+  }
+}
+
+// ---- what the command leaves ------------------------------------------------
+
+// Every process descending from pid (its children, theirs, ...), by /proc.
+function descendants (pid) {
+  const parent = new Map()
+  for (const p of fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    try {
+      parent.set(Number(p), Number(fs.readFileSync(`/proc/${p}/stat`, 'latin1').replace(/^.*\) /s, '').split(' ')[1]))
+    } catch {} // (gone meanwhile)
+  }
+  const out = []
+  for (const [p] of parent) {
+    for (let q = parent.get(p), n = 0; q !== undefined && n < 64; q = parent.get(q), n++) {
+      if (q === pid) { out.push(p); break }
+    }
+  }
+  return out
+}
+
+// Its first word, by /proc ('' once gone).
+function argv0 (pid) {
+  try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1').split('\0')[0] } catch { return '' }
+}
+
+// The processes whose argv is exactly words, by /proc.
+function byArgv (words) {
+  const want = words.join('\0') + '\0'
+  return fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e)).filter((p) => {
+    try { return fs.readFileSync(`/proc/${p}/cmdline`, 'latin1') === want } catch { return false }
+  }).map(Number)
+}
+
+// A command that leaves two processes behind (a new session, a double
+// fork), says so, and waits for its stdin to close.
+function leaving () {
+  const mark = crypto.randomInt(1e6, 9e6)
+  const left = [['sleep', `1000.${mark}`], ['sleep', `1001.${mark}`]]
+  const cmd = sh(`setsid ${left[0].join(' ')} &\n(${left[1].join(' ')} &)\necho up\nread x\nexit 0`, `sandy-main-${mark}`)
+  return { cmd, left, main: [...cmd.slice(0, 3), `sandy-main-${mark}`] }
+}
+
+// Starts argv, waits until the command's processes are all there, and
+// holds a pidfd of each process below argv's (and of the leftovers):
+// ask(question, answer) asks the holder; done() kills what is left
+// through the pidfds, waits for it to end, and lets the holder go, so a
+// test ends whatever the launcher left (under a build with a layer off).
+// own: the launcher's and bubblewrap's own processes among them.
+async function started (argv, cwd, l) {
+  const s = session(argv, { cwd })
+  await s.until(/^up$/m)
+  // (what the command put in the background is there a moment after "up",
+  // and the subshell of the double fork gone)
+  while ([l.main, ...l.left].some((w) => byArgv(w).length !== 1)) await new Promise(setImmediate)
+  const pids = [...new Set([...descendants(s.child.pid), ...l.left.flatMap(byArgv)])]
+  const holder = session([fx.pidfds, ...pids.map(String)], { cwd })
+  await holder.until(/^ready$/m)
+  let answers = 0
+  const ask = async (line, re) => {
+    holder.child.stdin.write(line + '\n')
+    answers++
+    // ("ready", then a line per question)
+    const out = await holder.until(new RegExp(`^(?:[^\\n]*\\n){${answers + 1}}`))
+    return re.exec(out.split('\n')[answers])
+  }
+  const done = async () => {
+    await ask('kill', /^killed$/)
+    await ask('wait', /^none$/)
+    holder.end()
+    await holder.closed
+    await s.closed
+  }
+  const own = pids.filter((p) => argv0(p) === argv.find((a) => a.includes('sandy-launcher')) || argv0(p).endsWith('/bwrap'))
+  return { s, pids, own, ask, done, cwd }
+}
+
+// Waits for the launcher's own processes to end: the one that ends last
+// (the init, the reaper, bubblewrap's pid 1) does so only once everything
+// below it has. A build without them has none to wait for.
+async function launcherGone (run) {
+  if (run.own.length === 0) return
+  const h = session([fx.pidfds, ...run.own.map(String)], { cwd: run.cwd })
+  await h.until(/^ready$/m)
+  h.child.stdin.write('wait\n')
+  await h.until(/^none$/m)
+  h.end()
+  await h.closed
+}
+
+for (const user of users()) {
+  for (const backend of backendsFor(t, user, ['sandy', 'bwrap', 'landlock'])) {
+    t.test(`what a command leaves running ends with it [${backend}, ${user.name}]`, async (t) => {
+      const cwd = ownDir(user)
+      const l = leaving()
+      const c = confineAs(user, backend, l.cmd, { mode: 'workspace-write', workspaceRoot: cwd })
+      const run = await started([...user.wrap, ...c.argv], cwd, l)
+      t.ok(run.pids.length >= 3, `the command and what it left: ${run.pids.length} processes held`)
+      run.s.end()
+      const r = await run.s.exited
+      t.equal(r.code, 0, 'the command ended')
+      t.equal((await run.ask('alive', /^alive (\d+)$/))[1], '0', 'when the launcher has ended, none of them runs')
+      await run.done()
+
+      const u = await started([...user.wrap, ...l.cmd], cwd, l)
+      u.s.end()
+      await u.s.exited
+      t.equal((await u.ask('alive', /^alive (\d+)$/))[1], String(l.left.length), 'unconfined, both stay running after the command')
+      await u.done()
+    })
+
+    t.test(`what a command leaves running ends when the launcher is killed [${backend}, ${user.name}]`, async (t) => {
+      const cwd = ownDir(user)
+      const l = leaving()
+      const c = confineAs(user, backend, l.cmd, { mode: 'workspace-write', workspaceRoot: cwd })
+      const run = await started([...user.wrap, ...c.argv], cwd, l)
+      t.ok(run.own.length > 0, `the launcher's own processes below it: ${run.own.length}`)
+      run.s.child.kill('SIGKILL')
+      const r = await run.s.exited
+      t.equal(r.signal, 'SIGKILL', 'the launcher was killed')
+      // (a pidfd becomes readable when its process ends: no time is guessed)
+      await launcherGone(run)
+      t.equal((await run.ask('alive', /^alive (\d+)$/))[1], '0', `once they have ended, none of the ${run.pids.length} processes below it runs`)
+      await run.done()
+
+      const u = await started([...user.wrap, ...l.cmd], cwd, l)
+      u.s.child.kill('SIGKILL')
+      await u.s.exited
+      t.equal((await u.ask('alive', /^alive (\d+)$/))[1], String(l.left.length), 'unconfined, what the killed shell left keeps running')
+      await u.done()
+    })
+  }
+}
+
+// ---- how the command ended --------------------------------------------------
+
+// bubblewrap's own pid 1 reports a command killed by a signal as the exit
+// status 128 + N (as it always has); the launcher passes the signal on.
+const SIGNALLED = {
+  sandy: (n) => `signal ${n} core 0`,
+  landlock: (n) => `signal ${n} core 0`,
+  bwrap: (n) => `exit ${128 + n}`
+}
+const PLAIN_CORE = !fs.readFileSync('/proc/sys/kernel/core_pattern', 'utf8').startsWith('|')
+const cores = (dir) => fs.readdirSync(dir).filter((f) => /^core/.test(f))
+
+for (const user of users()) {
+  for (const backend of backendsFor(t, user, ['sandy', 'bwrap', 'landlock'])) {
+    t.test(`exit status and signals pass through, with no core of the launcher [${backend}, ${user.name}]`, async (t) => {
+      const cwd = ownDir(user)
+      const status = async (cmd) => {
+        const c = confineAs(user, backend, cmd, { mode: 'read-only', workspaceRoot: cwd })
+        const r = await session([...user.wrap, fx.status, ...c.argv], { cwd }).closed
+        return r.stdout.trim()
+      }
+      t.equal(await status(sh('exit 7')), 'exit 7')
+      t.equal(await status(sh('kill -TERM $$')), SIGNALLED[backend](15))
+      t.equal(await status(sh('kill -SEGV $$')), SIGNALLED[backend](11), 'a command that dumps core: killed by SIGSEGV')
+      t.same(cores(cwd), [], 'and no core file lands in the caller\'s directory (the launcher has none, the command\'s own is refused there)')
+      const run = await session([...user.wrap, fx.status, '/usr/bin/env', '-u', 'NODE_OPTIONS', process.execPath, SANDY, 'run',
+        '--mode', 'read-only', '--backend', backend, '--', ...sh('kill -SEGV $$')], { cwd }).closed
+      t.equal(run.stdout.trim(), backend === 'bwrap' ? 'exit 139' : 'signal 11 core 0', `sandy run ends as its command did (${describe(run)})`)
+      t.same(cores(cwd), [], 'and leaves no core of Node either')
+
+      const u = await session([...user.wrap, fx.status, ...sh('kill -SEGV $$')], { cwd }).closed
+      t.equal(u.stdout.trim(), 'signal 11 core 1', 'unconfined, the same command dumps core')
+      if (PLAIN_CORE) t.equal(cores(cwd).length, 1, 'into the directory the test looks at')
+      for (const f of cores(cwd)) fs.rmSync(path.join(cwd, f))
+    })
+  }
+}
+
+// ---- a terminal ---------------------------------------------------------------
+
+// An interactive shell on a pseudo-terminal: a job started, suspended with
+// Ctrl-Z, resumed with fg, interrupted with Ctrl-C, then another command.
+// (bwrap runs its command in a session of its own, without a terminal:
+// README.md, "Backends and their promises".) The job's words are split
+// with quotes so that their echo is not what is expected; the job reads
+// on whatever interrupts its read, so that only the Ctrl-C ends it.
+const JOB = 'sh -c \'trap "echo con""t" CONT; echo rea""dy; while :; do read x || :; done\''
+const STEPS = ['expect:sandy$ ', `send:${JOB}\\n`, 'expect:ready', 'send:\\x1a', 'expect:Stopped', 'expect:sandy$ ',
+  'send:fg\\n', 'expect:cont', 'send:\\x03', 'expect:sandy$ ', 'send:echo do""ne-$((6*7))\\n', 'expect:done-42', 'send:exit\\n']
+
+for (const user of users()) {
+  for (const backend of backendsFor(t, user, ['sandy', 'landlock'])) {
+    for (const shell of [['/bin/sh', '-i'], ['/bin/bash', '--norc', '--noprofile', '-i']]) {
+      t.test(`job control in an interactive ${path.basename(shell[0])} [${backend}, ${user.name}]`, async (t) => {
+        const cwd = ownDir(user)
+        const env = { PATH: '/usr/bin:/bin', PS1: 'sandy$ ', TERM: 'dumb' }
+        const c = confineAs(user, backend, shell, { mode: 'workspace-write', workspaceRoot: cwd })
+        const r = await session([fx.pty, ...STEPS, '--', ...user.wrap, ...c.argv], { cwd, env }).closed
+        t.notMatch(r.stdout, /missing: /, `every step happened (${describe(r)})`)
+        // dash gives the terminal back to the process group it started in
+        // when it exits: in a PID namespace of its own that group has no
+        // number (README.md, "Limits")
+        const dashInOwnNamespace = shell[0] === '/bin/sh' && backend === 'sandy'
+        t.match(r.stdout, dashInOwnNamespace ? /Cannot set tty process group \(No such process\)\s*\nexit 2\s*$/ : /\nexit 0\s*$/,
+          dashInOwnNamespace ? 'dash ends complaining about its process group' : 'the shell ends cleanly')
+        const u = await session([fx.pty, ...STEPS, '--', ...user.wrap, ...shell], { cwd, env }).closed
+        t.match(u.stdout, /\nexit 0\s*$/, `unconfined, the same session (${describe(u)})`)
+      })
+    }
+  }
+}
+
+// ---- a process group the host shares --------------------------------------------
+
+// The launcher's outer process (or the reaper) stays in the caller's
+// process group, as does the command: "who" 0 of the group scope would
+// renice the caller itself. The run is its own group's leader here, so an
+// unconfined control reaches nothing else.
+for (const user of users()) {
+  for (const backend of backendsFor(t, user, ['sandy', 'bwrap', 'landlock'])) {
+    t.test(`the process group the command shares with the host keeps its priorities [${backend}, ${user.name}]`, async (t) => {
+      const cwd = ownDir(user)
+      const cmd = sh(`${fx.op} setprio pgrp 0; ${fx.op} ioprio pgrp 0; read x`)
+      const c = confineAs(user, backend, cmd, { mode: 'read-only', workspaceRoot: cwd })
+      const s = session([...user.wrap, ...c.argv], { cwd, detached: true })
+      await s.until(/^(ok|fail).*\n(ok|fail).*\n/m)
+      const leader = hostState(s.child.pid)
+      s.end()
+      const r = await s.closed
+      t.same(results(r.stdout), ['fail setpriority EPERM', 'fail ioprio_set EPERM'], `confined: both refused (${describe(r)})`)
+      const mine = hostState(process.pid)
+      t.same([leader.nice, leader.ioprio], [mine.nice, mine.ioprio], 'the group\'s leader outside the sandbox kept its priorities')
+
+      const u = session([...user.wrap, ...cmd], { cwd, detached: true })
+      await u.until(/^(ok|fail).*\n(ok|fail).*\n/m)
+      const reniced = hostState(u.child.pid)
+      u.end()
+      const ur = await u.closed
+      t.same(results(ur.stdout), ['ok', 'ok'], 'unconfined, both work')
+      t.same([reniced.nice, reniced.ioprio], ['7', 'best-effort: prio 7'], 'and reach the group\'s leader')
+    })
+  }
+}
+
+// ---- the Landlock-only level: seccomp in place of a PID namespace ---------------
+
+// Each call aimed at a host process is refused; the same call aimed at the
+// caller itself (0) works. Calls no filter can judge by their target are
+// refused whatever it is (process_madvise takes a pidfd; kcmp always was).
+const LEVEL_CALLS = [
+  ['prlimit'], ['setprio', 'process'], ['ioprio', 'process'], ['affinity'], ['sched'], ['schedparam'], ['schedattr'],
+  ['migrate'], ['movepages']
+]
+const user = users().find((u) => u.uid !== 0)
+if (user !== undefined) {
+  for (const backend of backendsFor(t, user, ['landlock'])) {
+    t.test(`seccomp keeps host processes out of reach [${backend}, ${user.name}]`, async (t) => {
+      const cwd = ownDir(user)
+      const pid = await victim(t, user)
+      const calls = (target) => LEVEL_CALLS.map(([op, scope]) => [fx.op, op, ...(scope ? [scope] : []), String(target)])
+      const refusedAlways = [[fx.op, 'setprio', 'user', '0'], [fx.op, 'ioprio', 'user', '0'], [fx.op, 'setprio', 'pgrp', '0'],
+        [fx.op, 'ioprio', 'pgrp', '0'], [fx.op, 'madvise', '0'], [fx.op, 'kcmp', '0']]
+      const c = confineAs(user, backend, sh(script([...calls(pid), ...calls(0), ...refusedAlways])), { mode: 'read-only', workspaceRoot: cwd })
+      const r = await session([...user.wrap, ...c.argv], { cwd }).closed
+      const got = results(r.stdout)
+      t.equal(got.length, 2 * LEVEL_CALLS.length + refusedAlways.length, `every call reported (${describe(r)})`)
+      LEVEL_CALLS.forEach(([op], i) => {
+        t.match(got[i], /^fail \S+ EPERM$/, `${op} aimed at a host process: EPERM`)
+        t.equal(got[LEVEL_CALLS.length + i], 'ok', `${op} aimed at the caller: works`)
+      })
+      refusedAlways.forEach((a, i) => t.match(got[2 * LEVEL_CALLS.length + i], /^fail \S+ EPERM$/, `${a.slice(1).join(' ')}: EPERM`))
+      const u = await session([...user.wrap, ...sh(script([...calls(pid), [fx.op, 'madvise', '0'], [fx.op, 'kcmp', '0']]))], { cwd }).closed
+      t.same(results(u.stdout), [...LEVEL_CALLS, [], []].map(() => 'ok'), `unconfined, every call works (${describe(u)})`)
+    })
+  }
+}
+
+// ---- a Sandy policy -------------------------------------------------------------
+
+// confinePolicy's launches get the same boundary: the holder that starts
+// the launcher has no number in the command's PID namespace, and /proc
+// (granted) lists only the command's own processes.
+for (const [name, action] of [['kill -0 of the process that started it', 'kill0'], ['prlimit of the process that started it', 'prlimit']]) {
+  escapeCase(t, fx, `a Sandy policy: ${name}`, (user) => {
+    const root = tree(fx, user, { 'ws/f': 'x\n' })
+    const policy = basePolicy(fx).grant(path.join(root, 'ws'), AccessMode.ReadWrite, PathScope.Subtree)
+      .grant('/proc', AccessMode.Read, PathScope.Subtree)
+    return { argv: [fx.op, action, 'PPID'], policy, cwd: path.join(root, 'ws'), prefix: [fx.hold, '--'], errnos: ['ESRCH', 'EPERM'] }
+  })
+}
+
+escapeCase(t, fx, 'a Sandy policy: /proc lists no process outside the sandbox', (user) => {
+  const root = tree(fx, user, { 'ws/f': 'x\n' })
+  const policy = basePolicy(fx).grant(path.join(root, 'ws'), AccessMode.ReadWrite, PathScope.Subtree)
+    .grant('/proc', AccessMode.Read, PathScope.Subtree)
+  return { argv: [fx.op, 'stat', '/proc/PPID'], policy, cwd: path.join(root, 'ws'), prefix: [fx.hold, '--'], errnos: ['ENOENT'] }
+})
