@@ -198,6 +198,7 @@ int unlink(const char *path);
 int rmdir(const char *path);
 uid_t getuid(void);
 uid_t geteuid(void);
+pid_t getpid(void);
 
 /* ---- stdlib.h ---- */
 void *malloc(size_t n);
