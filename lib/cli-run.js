@@ -246,4 +246,4 @@ async function runCommand (args, io, deps) {
   }
 }
 
-module.exports = { RUN, runCommand, passThrough, announce }
+module.exports = { RUN, runCommand, passThrough, announce, raiseOnSelf }

@@ -12,7 +12,7 @@ const { confinePolicy, SandboxError, probe } = require('../lib/index.js')
 const { confineWith } = require('../lib/confine.js')
 const { LAUNCHER_EXIT_FAILURE } = require('../lib/launcher-protocol.js')
 const { verifiedLauncherPath } = require('../lib/binding.js')
-const { runCommand, passThrough } = require('../lib/cli-run.js')
+const { runCommand, passThrough, raiseOnSelf } = require('../lib/cli-run.js')
 
 const fx = setup(t)
 const SANDY_RUN = path.join(__dirname, 'helpers', 'sandy-run.js')
@@ -295,6 +295,22 @@ t.test('sandy run in-process: signals forwarded and re-raised', async (t) => {
   t.equal(code, 128 + 12)
   await new Promise((resolve) => setTimeout(resolve, 100))
   t.equal(got, 'SIGUSR2', 'the default raise signals this process itself')
+})
+
+// The default raise without a listener goes through the addon: the
+// signal's default action with RLIMIT_CORE at 0 first. SIGWINCH's default
+// is to be ignored, so this process lives to read its core limit, which
+// process.kill would have left as it was.
+t.test('sandy run raises a signal without a listener with no core limit left', async (t) => {
+  const coreLimit = () => fs.readFileSync('/proc/self/limits', 'latin1').split('\n').find((l) => l.startsWith('Max core file size')).split(/\s{2,}/)[1]
+  t.equal(process.listenerCount('SIGWINCH'), 0, 'no listener of this process\'s own')
+  raiseOnSelf('SIGWINCH')
+  t.equal(coreLimit(), '0', 'the soft core limit is 0 once raised')
+  const got = await new Promise((resolve) => {
+    process.once('SIGUSR1', resolve)
+    raiseOnSelf('SIGUSR1')
+  })
+  t.equal(got, 'SIGUSR1', 'with a listener, process.kill delivers it to the listener')
 })
 
 t.test('sandy run argument and policy errors', async (t) => {
