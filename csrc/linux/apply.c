@@ -40,9 +40,9 @@
  *     command, which loads seccomp last, because its filter denies
  *     syscalls the earlier steps use (fork among them), and gets the
  *     caller's signal mask back.
- * The Landlock-only level (no user namespaces on the host) skips 2 to 4
- * and 6: after 1 it forks a reaper's watcher and the command
- * (processes.c), and the command does 5 and loads seccomp.
+ * The Landlock-only level (no user namespaces on the host) skips 2 to 4:
+ * after 1 it forks the reaper, which forks the command (processes.c), and
+ * the command does 5 and loads seccomp.
  */
 #include <errno.h>
 #include <linux/capability.h>
