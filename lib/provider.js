@@ -14,7 +14,7 @@ const { seatbeltArgv } = require('./seatbelt')
 const { own, ownOptions } = require('./own')
 const { checkRunner, refuseRunner } = require('./runner')
 const { newNonce, launcherRules, checkArgv, checkArgvSize } = require('./launcher-protocol')
-const { BACKENDS, CONFINED_MODES, UNCONFINED_MODE, LAUNCHER } = require('./vocabulary')
+const { BACKENDS, CONFINED_MODES, UNCONFINED_MODE, LAUNCHER, KERNEL_FILESYSTEMS: KERNEL_FS_LIST } = require('./vocabulary')
 
 const quoted = (words) => words.map((w) => `'${w}'`).join(' or ')
 
@@ -52,25 +52,9 @@ function checkWritableRoots (roots) {
   return Object.freeze([...roots])
 }
 
-// Kernel filesystems, whose files are kernel settings and devices rather
-// than data: none of them is a workspace (statfs magic numbers).
-const KERNEL_FILESYSTEMS = new Set([
-  0x9fa0, // proc
-  0x62656572, // sysfs
-  0x27e0eb, // cgroup
-  0x63677270, // cgroup2
-  0x64626720, // debugfs
-  0x74726163, // tracefs
-  0x73636673, // securityfs
-  0xcafe4a11, // bpf
-  0x1cd1, // devpts
-  0x6165676c, // pstore
-  0xde5e81e4, // efivarfs
-  0x42494e4d, // binfmt_misc
-  0x62656570, // configfs
-  0x65735543, // fusectl
-  0x19800202 // mqueue
-])
+// Kernel filesystems (vocabulary.h), whose files are kernel settings and
+// devices rather than data: none of them is a workspace.
+const KERNEL_FILESYSTEMS = new Set(KERNEL_FS_LIST.map((fs) => fs.magic))
 const KERNEL_TREES = ['/proc', '/sys', '/dev']
 
 // A directory that is to be a workspace or a writable root, resolved once:

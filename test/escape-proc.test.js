@@ -87,6 +87,13 @@ for (const variant of ['plain', 'high']) {
   })
 }
 
+// The line discipline outlives the command: N_NULL (27) would swallow the
+// user's later input and output on that terminal.
+escapeCase(t, fx, 'TIOCSETD on the controlling terminal', (user) => {
+  const s = make(user)
+  return { ...s, argv: op('setd', '27'), prefix: [fx.hold, '--pty', '--'], errnos: ['EPERM'] }
+})
+
 // ---- the keyring ----------------------------------------------------------
 escapeCase(t, fx, 'add_key to the session keyring', (user) => {
   const s = make(user)

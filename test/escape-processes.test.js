@@ -13,7 +13,7 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const crypto = require('node:crypto')
-const { spawn, spawnSync } = require('node:child_process')
+const { spawn, spawnSync, execFileSync } = require('node:child_process')
 const {
   users, setup, backendsFor, confineAs, withSanitizerEnv, plainNodeEnv, describe,
   escapeCase, basePolicy, tree, AccessMode, PathScope
@@ -204,8 +204,8 @@ function leaving () {
 // through the pidfds, waits for it to end, and lets the holder go, so a
 // test ends whatever the launcher left (under a build with a layer off).
 // own: the launcher's and bubblewrap's own processes among them.
-async function started (argv, cwd, l) {
-  const s = session(argv, { cwd })
+async function started (argv, cwd, l, { detached = false } = {}) {
+  const s = session(argv, { cwd, detached })
   await s.until(/^up$/m)
   // (what the command put in the background is there a moment after "up",
   // and the subshell of the double fork gone)
@@ -232,17 +232,22 @@ async function started (argv, cwd, l) {
   return { s, pids, own, ask, done, cwd }
 }
 
-// Waits for the launcher's own processes to end: the one that ends last
-// (the init, the reaper, bubblewrap's pid 1) does so only once everything
-// below it has. A build without them has none to wait for.
-async function launcherGone (run) {
-  if (run.own.length === 0) return
+// A holder of the launcher's own processes, opened while they run:
+// gone() waits for them to end. The one that ends last (the init, the
+// reaper, bubblewrap as pid 1 of the guard's namespace) does so only once
+// everything below it has. A build without them has none to wait for.
+async function holdLauncher (run) {
+  if (run.own.length === 0) return { gone: async () => {} }
   const h = session([fx.pidfds, ...run.own.map(String)], { cwd: run.cwd })
   await h.until(/^ready$/m)
-  h.child.stdin.write('wait\n')
-  await h.until(/^none$/m)
-  h.end()
-  await h.closed
+  return {
+    async gone () {
+      h.child.stdin.write('wait\n')
+      await h.until(/^none$/m)
+      h.end()
+      await h.closed
+    }
+  }
 }
 
 for (const user of users()) {
@@ -272,11 +277,12 @@ for (const user of users()) {
       const c = confineAs(user, backend, l.cmd, { mode: 'workspace-write', workspaceRoot: cwd })
       const run = await started([...user.wrap, ...c.argv], cwd, l)
       t.ok(run.own.length > 0, `the launcher's own processes below it: ${run.own.length}`)
+      const launcher = await holdLauncher(run)
       run.s.child.kill('SIGKILL')
       const r = await run.s.exited
       t.equal(r.signal, 'SIGKILL', 'the launcher was killed')
       // (a pidfd becomes readable when its process ends: no time is guessed)
-      await launcherGone(run)
+      await launcher.gone()
       t.equal((await run.ask('alive', /^alive (\d+)$/))[1], '0', `once they have ended, none of the ${run.pids.length} processes below it runs`)
       await run.done()
 
@@ -285,6 +291,56 @@ for (const user of users()) {
       await u.s.exited
       t.equal((await u.ask('alive', /^alive (\d+)$/))[1], String(l.left.length), 'unconfined, what the killed shell left keeps running')
       await u.done()
+    })
+  }
+}
+
+for (const user of users()) {
+  for (const backend of backendsFor(t, user, ['sandy', 'bwrap', 'landlock'])) {
+    // A caller's kill of its child's whole process group (timeout -s KILL,
+    // tree-kill helpers) reaches the launcher and the command; what the
+    // command left in a session of its own it does not.
+    t.test(`what a command leaves running ends when the launcher's process group is killed [${backend}, ${user.name}]`, async (t) => {
+      const cwd = ownDir(user)
+      const l = leaving()
+      const c = confineAs(user, backend, l.cmd, { mode: 'workspace-write', workspaceRoot: cwd })
+      const run = await started([...user.wrap, ...c.argv], cwd, l, { detached: true })
+      const launcher = await holdLauncher(run)
+      process.kill(-run.s.child.pid, 'SIGKILL')
+      await run.s.exited
+      await launcher.gone()
+      t.equal((await run.ask('alive', /^alive (\d+)$/))[1], '0', `once the launcher's own processes have ended, none of the ${run.pids.length} runs`)
+      await run.done()
+
+      const u = await started([...user.wrap, ...l.cmd], cwd, l, { detached: true })
+      process.kill(-u.s.child.pid, 'SIGKILL')
+      await u.s.exited
+      t.equal((await u.ask('alive', /^alive (\d+)$/))[1], '1', 'unconfined, what left the group (setsid) keeps running')
+      await u.done()
+    })
+
+    // The launcher's words, the nonce among them, are gone from the argv of
+    // every process of the launcher's once the command runs (one of another
+    // run of the user's could read it there, and pass for this run's fatal
+    // line); bubblewrap runs as pid 1 of the guard's PID namespace.
+    t.test(`the launcher's processes keep no nonce in their argv [${backend}, ${user.name}]`, async (t) => {
+      const cwd = ownDir(user)
+      const l = leaving()
+      const c = confineAs(user, backend, l.cmd, { mode: 'workspace-write', workspaceRoot: cwd })
+      const nonce = c.argv[c.argv.indexOf('--nonce') + 1]
+      t.match(nonce, /^[0-9a-f]{16,}$/, 'the argv carries one')
+      const run = await started([...user.wrap, ...c.argv], cwd, l)
+      const mine = [run.s.child.pid, ...descendants(run.s.child.pid)]
+      const showing = mine.filter((p) => { try { return fs.readFileSync(`/proc/${p}/cmdline`, 'latin1').includes(nonce) } catch { return false } })
+      t.same(showing, [], `none of the ${mine.length} processes shows it`)
+      if (backend === 'bwrap') {
+        const nspid = (p) => /NSpid:\s*([\d\s]+)/.exec(fs.readFileSync(`/proc/${p}/status`, 'latin1'))[1].trim().split(/\s+/)
+        const bwrap = descendants(run.s.child.pid).find((p) => argv0(p).endsWith('/bwrap'))
+        t.equal(nspid(bwrap).length, 2, 'bubblewrap runs in the guard\'s PID namespace, which ends with the guard')
+      }
+      run.s.end()
+      await run.s.exited
+      await run.done()
     })
   }
 }
@@ -359,6 +415,85 @@ for (const user of users()) {
       })
     }
   }
+}
+
+// A command that takes the terminal's foreground group (job control, or on
+// purpose) and ends: the caller, in whose group the launcher ran, has it
+// back, where it would otherwise read into SIGTTIN. Under a shell without
+// job control on a pseudo-terminal, which then asks who has it.
+for (const user of users()) {
+  for (const backend of backendsFor(t, user, ['sandy', 'landlock', 'bwrap'])) {
+    t.test(`the terminal is the caller's again after the command took it [${backend}, ${user.name}]`, async (t) => {
+      const cwd = ownDir(user)
+      const c = confineAs(user, backend, [fx.op, 'fgsteal'], { mode: 'read-only', workspaceRoot: cwd })
+      const then = (argv) => [fx.pty, '--', ...user.wrap, ...sh('"$@"; "$0" fg', fx.op, ...argv)]
+      const r = await session(then(c.argv), { cwd }).closed
+      const fg = /ok fg (\d+) own (\d+)/.exec(r.stdout)
+      t.ok(fg, `the caller says who has the terminal (${describe(r)})`)
+      if (fg) t.equal(fg[1], fg[2], 'its own group')
+      const u = await session(then([fx.op, 'fgsteal']), { cwd }).closed
+      const ufg = /ok fg (\d+) own (\d+)/.exec(u.stdout)
+      t.ok(ufg && ufg[1] !== ufg[2], `unconfined, the group that took it keeps it after its end (${describe(u)})`)
+    })
+
+    // A terminal that hangs up while the command is stopped in a group of its
+    // own: the kernel signals the session's leader and foreground group, the
+    // launcher's, which pass the hangup on (with SIGCONT); the run ends. (The
+    // same command unconfined is ended by the kernel itself: its group is
+    // orphaned when the shell above it dies.)
+    t.test(`a terminal's hangup ends a run whose command is stopped in the background [${backend}, ${user.name}]`, async (t) => {
+      const cwd = ownDir(user)
+      const c = confineAs(user, backend, [fx.op, 'stopbg'], { mode: 'read-only', workspaceRoot: cwd })
+      const r = await session([fx.pty, 'expect:stopping', 'hangup', '--', ...user.wrap, ...c.argv], { cwd }).closed
+      t.match(r.stdout, backend === 'bwrap' ? /\n(signal 1|exit 129)\s*$/ : /\nsignal 1\s*$/, `the run ended by the hangup (${describe(r)})`)
+      const u = await session([fx.pty, 'expect:stopping', 'hangup', '--', ...user.wrap, ...sh('"$0" stopbg', fx.op)], { cwd }).closed
+      t.match(u.stdout, /\nsignal 1\s*$/, `unconfined, the hangup ends it too (${describe(u)})`)
+    })
+  }
+}
+
+// ---- kernel filesystems -----------------------------------------------------------
+
+// Their files check the uid, not capabilities: a confined root with /proc
+// writable set sysctls (kernel.core_pattern: code run as the host's root)
+// and any user the autogroup niceness of the caller's session. No
+// read_write grant may name anything on one but a device node.
+for (const user of users()) {
+  t.test(`a kernel filesystem cannot be granted read_write [${user.name}]`, async (t) => {
+    const root = tree(fx, user, { 'ws/f': 'x\n' })
+    const ws = path.join(root, 'ws')
+    const code = `const s = require(${JSON.stringify(PACKAGE)}); const [p, scope] = process.argv.slice(1)
+      try { s.confinePolicy(['true'], new s.SandboxPolicy('allow_all').grant(${JSON.stringify(ws)}, 'read_write', 'subtree').grant(p, 'read_write', scope), { cwd: ${JSON.stringify(ws)} }); console.log('accepted') }
+      catch (e) { console.log(e.kind + ': ' + e.message) }`
+    const asUser = (p, scope) => {
+      const argv = [...user.wrap, process.execPath, '-e', code, p, scope]
+      return spawnSync(argv[0], argv.slice(1), { cwd: ws, env: plainNodeEnv(), encoding: 'utf8' }).stdout.trim()
+    }
+    // (a cgroup filesystem, wherever this host mounts one)
+    const cgroup = fs.readFileSync('/proc/self/mounts', 'utf8').split('\n').map((l) => l.split(' '))
+      .find((f) => f[2] === 'cgroup2' || f[2] === 'cgroup')?.[1]
+    for (const [p, scope] of [['/proc', 'subtree'], ['/proc/sys/kernel', 'subtree'], ['/proc/self/autogroup', 'subtree'], ['/sys', 'subtree'],
+      ...(cgroup ? [[cgroup, 'subtree']] : [])]) {
+      t.match(asUser(p, scope), /^InvalidPolicy: .*grants\[1\].*a kernel filesystem \(\/proc, \/sys and the like\) cannot be granted read_write/, `${p}: refused`)
+    }
+    t.equal(asUser('/dev/pts/ptmx', 'exact'), 'accepted', 'a device node on one stays grantable')
+    if (user.uid === 0) {
+      // (the same value written back: that the write is allowed is all)
+      const swappiness = fs.readFileSync('/proc/sys/vm/swappiness', 'utf8')
+      fs.writeFileSync('/proc/sys/vm/swappiness', swappiness)
+      t.pass('unconfined, root writes a sysctl')
+      const dir = fs.mkdtempSync(path.join(fx.base, 'proc-'))
+      fs.chmodSync(dir, 0o755)
+      execFileSync('mount', ['-t', 'proc', 'proc', dir])
+      t.teardown(() => spawnSync('umount', ['-l', dir]))
+      t.match(asUser(dir, 'subtree'), /^InvalidPolicy: .*cannot be granted read_write/, 'a procfs mounted anywhere else: refused')
+    } else {
+      const line = spawnSync(user.wrap[0], [...user.wrap.slice(1), '/bin/cat', '/proc/self/autogroup'], { encoding: 'utf8' }).stdout
+      const nice = /nice (-?\d+)/.exec(line)[1]
+      const w = spawnSync(user.wrap[0], [...user.wrap.slice(1), '/bin/sh', '-c', `echo ${nice} > /proc/self/autogroup`], { encoding: 'utf8' })
+      t.equal(w.status, 0, `unconfined, the user writes its session's autogroup (${w.stderr.trim()})`)
+    }
+  })
 }
 
 // ---- a process group the host shares --------------------------------------------

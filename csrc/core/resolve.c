@@ -309,12 +309,20 @@ static int check_grant(const sandy_grant *g, const char *canonical, where w,
 	    (g->access != SANDY_ACCESS_READ || g->scope != SANDY_SCOPE_EXACT))
 		return invalid(err, w, "the root may only be granted exact read");
 #ifdef __linux__
-	if (g->access == SANDY_ACCESS_READ_WRITE &&
-	    g->scope == SANDY_SCOPE_EXACT) {
+	if (g->access == SANDY_ACCESS_READ_WRITE) {
 		struct stat st;
+		int kernel = sandy_on_kernel_fs(canonical);
 
-		if (sandy_stat(AT_FDCWD, canonical, 0, &st) != 0)
+		if (kernel < 0 || sandy_stat(AT_FDCWD, canonical, 0, &st) != 0)
 			return errno_fail(err, w, errno);
+		/* its files check the uid, not capabilities: a confined root
+		 * would set sysctls and cgroup controls (a device node's
+		 * operations are the device's, granted exactly) */
+		if (kernel && !S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
+			return invalid(err, w,
+				       "a kernel filesystem (/proc, /sys and the like) cannot be granted read_write");
+		if (g->scope == SANDY_SCOPE_SUBTREE)
+			return 0;
 		/* A regular file cannot keep both content mutation and
 		 * parent replacement semantics (the seed); an exact directory
 		 * is its node only, which the view cannot make writable

@@ -70,6 +70,29 @@
 	X(FULL, "full")                                                       \
 	X(PARTIAL, "partial")
 
+/* Kernel filesystems, whose files are kernel settings and devices rather
+ * than data, by their statfs magic: X(magic, name). None is a workspace
+ * or a writable root of the seam (lib/provider.js), and no read_write
+ * grant names anything on one but a device node (resolve.c): a confined
+ * uid 0 passes the kernel's own checks on their files (sysctls, cgroup
+ * controls), which look at the uid, not at capabilities. */
+#define SANDY_KERNEL_FS_MAP(X)                                               \
+	X(0x9fa0, "proc")                                                     \
+	X(0x62656572, "sysfs")                                                \
+	X(0x27e0eb, "cgroup")                                                 \
+	X(0x63677270, "cgroup2")                                              \
+	X(0x64626720, "debugfs")                                              \
+	X(0x74726163, "tracefs")                                              \
+	X(0x73636673, "securityfs")                                           \
+	X(0xcafe4a11, "bpf")                                                  \
+	X(0x1cd1, "devpts")                                                   \
+	X(0x6165676c, "pstore")                                               \
+	X(0xde5e81e4, "efivarfs")                                             \
+	X(0x42494e4d, "binfmt_misc")                                          \
+	X(0x62656570, "configfs")                                             \
+	X(0x65735543, "fusectl")                                              \
+	X(0x19800202, "mqueue")
+
 /* SandboxError's kinds, in the seed's order (sandy_error_kind, error.h,
  * after SANDY_OK): X(ID, name). The launcher's fatal line carries the
  * name, and lib/ throws SandboxError with these names of its own. */

@@ -18,9 +18,11 @@ typedef enum sandy_apply_level {
 	SANDY_APPLY_LANDLOCK_ONLY,
 } sandy_apply_level;
 
-/* The launcher's own words in its argv (argv[1] up to the target's):
- * the processes that stay beside the command wipe them, since
- * /proc/PID/cmdline would show them, the nonce included. */
+/* The launcher's own words in its argv (argv[1] up to the target's),
+ * wiped before its first fork, since /proc/PID/cmdline would show them,
+ * the nonce included, in every process that stays beside the command
+ * (the caller's copy of what it needs later, the temp areas' paths among
+ * them, must be its own). */
 typedef struct sandy_own_words {
 	char **words;
 	size_t n;

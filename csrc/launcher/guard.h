@@ -48,9 +48,11 @@ int sandy_guard_enter(const sandy_writable_root *roots, size_t n_roots,
 		      const char *const *protect, size_t n_protect,
 		      sandy_error *err);
 
-/* Once in that namespace: forks the runner's process, which gets 0 and
- * is to exec it; this one stays as its supervisor and never returns
- * (linux/processes.c). -1 with *err. */
-int sandy_guard_fork_runner(sandy_error *err);
+/* Once in that namespace: wipes words[0..n) (its argv: the nonce is
+ * there) and forks the init of its PID namespace, which forks the
+ * runner's process; that one gets 0 and is to exec the runner, the others
+ * stay as their supervisors and never return (linux/processes.c). -1 with
+ * *err. */
+int sandy_guard_fork_runner(char **words, size_t n, sandy_error *err);
 
 #endif

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -61,6 +62,17 @@ static int check_tmpfs_paths(const sandy_launch *l, sandy_error *err)
 					  "tmpfs[%zu]: not a plain absolute "
 					  "path", i);
 	}
+	return 0;
+}
+
+/* The temp areas' paths, out of the argv the launcher wipes before its
+ * first fork (apply.h): the view mounts them after that. */
+static int copy_tmpfs(const sandy_launch *l, char *out[], sandy_error *err)
+{
+	for (size_t i = 0; i < l->n_tmpfs; i++)
+		if ((out[i] = strdup(l->tmpfs[i])) == NULL)
+			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+					  "tmpfs[%zu]: out of memory", i);
 	return 0;
 }
 
@@ -131,7 +143,7 @@ static void __attribute__((noreturn)) guard(int argc, char *argv[],
 				&err) != 0 ||
 	    (runner = sandy_guard_runner_argv(argv + g.runner, &err)) == NULL ||
 	    sandy_guard_enter(g.roots, g.n_roots, protect, n_protect, &err) != 0 ||
-	    sandy_guard_fork_runner(&err) != 0)
+	    sandy_guard_fork_runner(argv + 1, (size_t)(g.runner - 1), &err) != 0)
 		die(&err, nonce);
 	execv(runner[0], runner);
 	sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED,
@@ -166,6 +178,7 @@ int main(int argc, char *argv[])
 	sandy_apply_level level;
 	sandy_own_words own;
 	char tag[SANDY_NONCE_MAX + 1] = "";
+	char *tmpfs[SANDY_TMPFS_MAX + 1] = {NULL};
 	int target;
 
 	/* read before anything can fail, so every fatal line carries it; a
@@ -194,13 +207,14 @@ int main(int argc, char *argv[])
 		sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED, "no command given");
 		die(&err, nonce);
 	}
-	if (check_tmpfs_paths(&launch, &err) != 0)
+	if (check_tmpfs_paths(&launch, &err) != 0 ||
+	    copy_tmpfs(&launch, tmpfs, &err) != 0)
 		die(&err, nonce);
 	if (sandy_resolve(&launch.policy, launch.cwd, &resolved, &err) != 0 ||
 	    check_canonical(&launch, &resolved, &err) != 0 ||
 	    sandy_check_pins(&launch, &resolved, &err) != 0)
 		die(&err, nonce);
-	resolved.tmpfs = launch.tmpfs;
+	resolved.tmpfs = (const char *const *)tmpfs;
 	resolved.n_tmpfs = launch.n_tmpfs;
 	if (!sandy_resolved_covers_cwd(&resolved)) {
 		sandy_fail(&err, SANDY_ERR_INVALID_POLICY,
@@ -215,5 +229,7 @@ int main(int argc, char *argv[])
 		die(&err, nonce);
 	sandy_resolved_free(&resolved);
 	sandy_launch_free(&launch);
+	for (size_t i = 0; i < SANDY_TMPFS_MAX; i++)
+		free(tmpfs[i]);
 	exec_target(argv + target);
 }

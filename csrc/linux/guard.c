@@ -129,12 +129,19 @@ char **sandy_guard_runner_argv(char **runner, sandy_error *err)
 	return (char **)words;
 }
 
-int sandy_guard_fork_runner(sandy_error *err)
+/* As the full level's launcher does (apply.c), with the runner as the
+ * command: an outer process, an init, then the runner. */
+int sandy_guard_fork_runner(char **words, size_t n, sandy_error *err)
 {
 	sandy_procs procs;
+	pid_t init;
 
-	if (sandy_procs_begin(&procs, NULL, 0, err) != 0 ||
-	    sandy_procs_runner(&procs, err) != 0)
+	if (sandy_procs_begin(&procs, words, n, err) != 0)
+		return -1;
+	init = sandy_procs_fork_init(&procs, err);
+	if (init > 0)
+		sandy_procs_outer(&procs, init);
+	if (init < 0 || sandy_procs_init(&procs, err) != 0)
 		return -1;
 	return sandy_procs_command(&procs, err);
 }

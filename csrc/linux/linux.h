@@ -63,8 +63,8 @@ int sandy_refuse_executable_files(const sandy_resolved *r, sandy_error *err);
 /* namespaces.c: user + mount + IPC + PID (+ network when the plan says
  * so), identity maps, private propagation. */
 int sandy_namespaces_enter(const sandy_view_plan *p, sandy_error *err);
-/* namespaces.c: user + mount only, the same maps and propagation (the
- * bubblewrap guard's own namespace, guard.c). */
+/* namespaces.c: user + mount + PID only, the same maps and propagation
+ * (the bubblewrap guard's own namespaces, guard.c). */
 int sandy_namespaces_enter_mounts(sandy_error *err);
 
 /* self.c: an existing copy directory of uid (copy_dirs.h), a real
@@ -89,6 +89,8 @@ typedef struct sandy_procs {
 	size_t n_words;
 	int link;                       /* the init's socket to the outer
 					 * process, -1 elsewhere */
+	int tty;                        /* stdio's terminal, whose foreground
+					 * group this process's was, or -1 */
 } sandy_procs;
 
 /* Before the first fork, nothing changed yet (PreparationFailed): the
@@ -109,9 +111,6 @@ int sandy_procs_init(sandy_procs *s, sandy_error *err);
  * reaper (this process becomes the outer one), which forks the command,
  * which gets 0. */
 int sandy_procs_reaper(sandy_procs *s, sandy_error *err);
-/* The bubblewrap guard, once its namespace is entered: forks the runner,
- * which gets 0. */
-int sandy_procs_runner(sandy_procs *s, sandy_error *err);
 /* In the command, before its exec: the caller's signal state back. */
 int sandy_procs_command(const sandy_procs *s, sandy_error *err);
 

@@ -122,5 +122,5 @@ int sandy_namespaces_enter(const sandy_view_plan *p, sandy_error *err)
 
 int sandy_namespaces_enter_mounts(sandy_error *err)
 {
-	return enter(CLONE_NEWUSER | CLONE_NEWNS, err);
+	return enter(CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID, err);
 }

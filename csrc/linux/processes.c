@@ -1,6 +1,11 @@
 /* The launcher's processes: what keeps a confined command's processes from
  * reaching any other process, and ends all of them with the command.
  *
+ * Before its first fork the launcher wipes its own words from its argv
+ * (sandy_procs_begin): every process below is a copy of it, and
+ * /proc/PID/cmdline shows the argv to whoever sees the process, the nonce
+ * among the words.
+ *
  * The full level, in new user, mount, IPC and PID namespaces (apply.c's
  * steps 2 to 6):
  *   outer    the process the caller spawned, left in the host's PID
@@ -20,24 +25,21 @@
  *            no_new_privs, Landlock, no capabilities). Then, after its last
  *            credential change, which would clear it, PR_SET_PDEATHSIG kills
  *            it when the outer process dies, and the outer process is
- *            checked to be still there; it wipes the launcher's words from
- *            its argv (/proc/1/cmdline is readable inside, and the nonce is
- *            among them) and becomes non-dumpable (its memory and
- *            descriptors out of the command's reach), then forks the
- *            command. From then on it reaps every orphan, passes signals on
- *            to the command, and when the command ends it sends the command's
- *            wait status to the outer process and exits: the kernel then
- *            kills whatever is left in the namespace before the outer process
- *            sees the init end. The command cannot be pid 1 itself: pid 1
- *            ignores every signal it has no handler for, a terminal's SIGINT
- *            included.
+ *            checked to be still there; it becomes non-dumpable (its
+ *            memory, where the nonce is, and its descriptors out of the
+ *            command's reach) and forks the command. From then on it reaps
+ *            every orphan, passes signals on to the command, and when the
+ *            command ends it sends the command's wait status to the outer
+ *            process and exits: the kernel then kills whatever is left in
+ *            the namespace before the outer process sees the init end. The
+ *            command cannot be pid 1 itself: pid 1 ignores every signal it
+ *            has no handler for, a terminal's SIGINT included.
  *   command  loads seccomp (whose filter may forbid forks: last), gets the
  *            caller's signal mask back and execs the target.
  *
  * The Landlock-only level, without namespaces:
- *   outer    as above: it wipes the launcher's words from its argv first
- *            (the command shares its PID namespace and sees it), then forks
- *            the reaper and only waits.
+ *   outer    as above, in the command's PID namespace: it forks the reaper
+ *            and only waits.
  *   reaper   a child subreaper, in a Landlock domain of its own that scopes
  *            signals and nothing else: kill(-1) from it reaches the
  *            processes of that domain and of the command's, nested in it,
@@ -46,29 +48,35 @@
  *            neither signal nor trace it. It gets a signal of its own when
  *            the outer process dies (PR_SET_PDEATHSIG, after its last
  *            credential change, then the outer process checked to be still
- *            there), forks the command and passes signals on to it. When
+ *            there), forks the command, leaves the caller's process group to
+ *            it (a kill of that group must leave the reaper to sweep) and
+ *            passes signals on to it. When
  *            the command ends, or the outer process does, it kills and
  *            reaps everything left and only then ends, sending the
  *            command's wait status to the outer process as the init does.
  *   command  restricts itself (its own domain, nested), loads seccomp, gets
  *            the caller's signal mask back and execs the target.
  *
- * The bubblewrap guard (guard.h), in its own user and mount namespaces:
- *   guard    a child subreaper: it forks the runner, passes signals on to
- *            it, and once it ended waits for whatever of it was reparented
- *            here: bubblewrap reports its command's status before its own
- *            pid 1 has emptied its PID namespace, and that pid 1 ends only
- *            once it has. Then it ends as the runner did.
- *   runner   killed when the guard dies (PR_SET_PDEATHSIG, which survives
- *            the exec; bubblewrap's --die-with-parent passes it on), gets
- *            the caller's signal mask back and execs bubblewrap.
+ * The bubblewrap guard (guard.h), in its own user, mount and PID
+ * namespaces, is the outer process and the init of the full level, and
+ * bubblewrap is their command: bubblewrap reports its command's status
+ * before its own pid 1 has emptied its PID namespace, and sets its death
+ * signal only late in its setup; in the guard's PID namespace every
+ * process of it ends before the guard sees bubblewrap end, and with the
+ * guard. (bubblewrap itself cannot be pid 1 there: pid 1 ignores every
+ * signal it has no handler for, those the guard passes on included.)
  *
  * The supervisors take their signals with sigwaitinfo: blocked from the
  * start, so none is lost between the forks and none needs a handler. A
  * signal is passed on when a process sent it; one the kernel sent (a
  * terminal's, SI_KERNEL) reached the foreground group, the command
- * included, already. Stop signals are not taken: a terminal's reach the
- * command itself, and one sent to the launcher alone stops the launcher. */
+ * included, already. But a terminal's hangup is passed on, with SIGCONT:
+ * a command stopped in a group of its own would never see it and outlive
+ * the session. Stop signals are not taken: a terminal's reach the command
+ * itself, and one sent to the launcher alone stops the launcher. The
+ * outer process gives the terminal back to its own process group at the
+ * end when that was the foreground one: a command that took it (job
+ * control) would leave it to a group that no longer exists. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -103,13 +111,26 @@ static int procs_fail(sandy_error *err, sandy_error_kind kind,
 			  e);
 }
 
+/* The launcher's own words, once read, are nobody's business. The
+ * target's words after them stay. */
+static void wipe_words(const sandy_procs *s)
+{
+	for (size_t i = 0; i < s->n_words; i++)
+		memset(s->words[i], 0, strlen(s->words[i]));
+}
+
 int sandy_procs_begin(sandy_procs *s, char **words, size_t n_words,
 		      sandy_error *err)
 {
 	struct sigaction dfl = {.sa_handler = SIG_DFL};
 	sigset_t set;
 
-	*s = (sandy_procs){.words = words, .n_words = n_words, .link = -1};
+	*s = (sandy_procs){.words = words, .n_words = n_words, .link = -1,
+			   .tty = -1};
+	wipe_words(s);
+	for (int fd = 0; fd <= 2 && s->tty < 0; fd++)
+		if (tcgetpgrp(fd) == getpgrp())
+			s->tty = fd;
 	supervised_signals(&set);
 	sigemptyset(&dfl.sa_mask);
 	/* SIGCHLD ignored by the caller would reap the supervisors' children
@@ -128,15 +149,6 @@ int sandy_procs_command(const sandy_procs *s, sandy_error *err)
 		return procs_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "the caller's signal mask", errno);
 	return 0;
-}
-
-/* The launcher's own words, once read, are nobody's business: they hold
- * the nonce, and /proc/PID/cmdline shows them to the processes that see
- * this one. The target's words after them stay. */
-static void wipe_words(const sandy_procs *s)
-{
-	for (size_t i = 0; i < s->n_words; i++)
-		memset(s->words[i], 0, strlen(s->words[i]));
 }
 
 /* Blocks until the child ends; its wait status. (Only when sigwaitinfo
@@ -175,6 +187,9 @@ static int supervise(pid_t child, int gone)
 					return status;
 		} else if (sig > 0 && sig == gone) {
 			return -1;
+		} else if (sig == SIGHUP && si.si_code == SI_KERNEL) {
+			kill(child, SIGHUP);
+			kill(child, SIGCONT);
 		} else if (sig > 0 && si.si_code != SI_KERNEL) {
 			kill(child, sig);
 		}
@@ -211,16 +226,30 @@ pid_t sandy_procs_fork_init(sandy_procs *s, sandy_error *err)
 	return fork_inner(s, "fork of the init", err);
 }
 
+/* The terminal back to this process's group, which had it at the start
+ * (from a group in the background of its session: SIGTTOU blocked). */
+static void give_back_terminal(const sandy_procs *s)
+{
+	sigset_t ttou;
+
+	if (s->tty < 0 || tcgetpgrp(s->tty) == getpgrp())
+		return;
+	sigemptyset(&ttou);
+	sigaddset(&ttou, SIGTTOU);
+	sigprocmask(SIG_BLOCK, &ttou, NULL);
+	tcsetpgrp(s->tty, getpgrp());
+}
+
 void sandy_procs_outer(sandy_procs *s, pid_t inner)
 {
 	int status, reported;
 
-	wipe_words(s);
 	status = supervise(inner, 0);
 	/* the command's status, when the inner supervisor lived to send it;
 	 * else its own (its fatal line's 125, or the signal that killed it) */
 	if (read(s->link, &reported, sizeof(reported)) == sizeof(reported))
 		status = reported;
+	give_back_terminal(s);
 	sandy_end_like(status);
 }
 
@@ -284,44 +313,10 @@ int sandy_procs_init(sandy_procs *s, sandy_error *err)
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
 		return procs_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "PR_SET_DUMPABLE", errno);
-	wipe_words(s);
 	command = fork_command(s, err);
 	if (command <= 0)
 		return (int)command;
 	report(s, supervise(command, 0));
-}
-
-/* ---- the bubblewrap guard ----------------------------------------------- */
-
-int sandy_procs_runner(sandy_procs *s, sandy_error *err)
-{
-	pid_t guard = getpid(), runner;
-	int status, other;
-
-	(void)s;
-	if (prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) != 0)
-		return procs_fail(err, SANDY_ERR_PREPARATION_FAILED,
-				  "PR_SET_CHILD_SUBREAPER", errno);
-	runner = fork();
-	if (runner < 0)
-		return procs_fail(err, SANDY_ERR_PREPARATION_FAILED,
-				  "fork of the runner", errno);
-	if (runner == 0) {
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) != 0)
-			return procs_fail(err, SANDY_ERR_PREPARATION_FAILED,
-					  "PR_SET_PDEATHSIG", errno);
-		/* (unreachable: only the guard's death since the fork, which no
-		 * test can time, leads here) */
-		if (getppid() != guard)
-			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-					  "processes: the guard ended before "
-					  "its runner started");
-		return 0;
-	}
-	status = supervise(runner, 0);
-	while (waitpid(-1, &other, 0) > 0 || errno == EINTR)
-		;
-	sandy_end_like(status);
 }
 
 /* ---- the Landlock-only level ------------------------------------------ */
@@ -366,6 +361,9 @@ static int become_reaper(sandy_procs *s, sandy_error *err)
 	command = fork_command(s, err);
 	if (command <= 0)
 		return (int)command;
+	/* out of the caller's process group, the command's: a kill of that
+	 * group must leave the reaper to sweep */
+	setpgid(0, 0);
 	status = supervise(command, OUTER_GONE);
 	sweep();
 	if (status < 0)
@@ -377,7 +375,6 @@ int sandy_procs_reaper(sandy_procs *s, sandy_error *err)
 {
 	pid_t reaper;
 
-	wipe_words(s);
 	reaper = fork_inner(s, "fork of the reaper", err);
 	if (reaper > 0)
 		sandy_procs_outer(s, reaper);

@@ -191,6 +191,10 @@ static int add_arg_rules(scmp_filter_ctx ctx, sandy_error *err)
 	if (add_masked(ctx, eperm, "ioctl", 1, 0xffffffffu, TIOCSTI, err) ||
 	    add_masked(ctx, eperm, "ioctl", 1, 0xffffffffu, TIOCLINUX, err))
 		return -1;
+	/* A terminal's line discipline outlives the command: N_NULL would
+	 * swallow all the user's later input and output. */
+	if (add_masked(ctx, eperm, "ioctl", 1, 0xffffffffu, TIOCSETD, err))
+		return -1;
 	/* fexecve and memfd execution: the file was never checked by path. */
 	if (add_masked(ctx, eperm, "execveat", 4, AT_EMPTY_PATH, AT_EMPTY_PATH,
 		       err) != 0)
