@@ -232,8 +232,8 @@ async function started (argv, cwd, l, { detached = false } = {}) {
   return { s, pids, own, ask, done, cwd }
 }
 
-// A holder of the launcher's own processes, opened while they run:
-// gone() waits for them to end. The one that ends last (the init, the
+// A holder of the launcher's own processes (or of those given as own),
+// opened while they run: gone() waits for them to end. The one that ends last (the init, the
 // reaper, bubblewrap as pid 1 of the guard's namespace) does so only once
 // everything below it has. A build without them has none to wait for.
 async function holdLauncher (run) {
@@ -313,8 +313,11 @@ for (const user of users()) {
       await run.done()
 
       const u = await started([...user.wrap, ...l.cmd], cwd, l, { detached: true })
+      // (the double fork's sleep is in the group: its end is waited for)
+      const inGroup = await holdLauncher({ ...u, own: byArgv(l.left[1]) })
       process.kill(-u.s.child.pid, 'SIGKILL')
       await u.s.exited
+      await inGroup.gone()
       t.equal((await u.ask('alive', /^alive (\d+)$/))[1], '1', 'unconfined, what left the group (setsid) keeps running')
       await u.done()
     })
