@@ -14,7 +14,7 @@ const { seatbeltArgv } = require('./seatbelt')
 const { own, ownOptions } = require('./own')
 const { checkRunner, refuseRunner } = require('./runner')
 const { newNonce, launcherRules, checkArgv, checkArgvSize } = require('./launcher-protocol')
-const { BACKENDS, CONFINED_MODES, UNCONFINED_MODE, LAUNCHER, KERNEL_FILESYSTEMS: KERNEL_FS_LIST } = require('./vocabulary')
+const { BACKENDS, CONFINED_MODES, UNCONFINED_MODE, LAUNCHER, KERNEL_FILESYSTEMS: KERNEL_FS_LIST, KERNEL_TREES } = require('./vocabulary')
 
 const quoted = (words) => words.map((w) => `'${w}'`).join(' or ')
 
@@ -52,10 +52,9 @@ function checkWritableRoots (roots) {
   return Object.freeze([...roots])
 }
 
-// Kernel filesystems (vocabulary.h), whose files are kernel settings and
-// devices rather than data: none of them is a workspace.
+// Kernel filesystems and the kernel's trees (vocabulary.h), whose files are
+// kernel settings and devices rather than data: none of them is a workspace.
 const KERNEL_FILESYSTEMS = new Set(KERNEL_FS_LIST.map((fs) => fs.magic))
-const KERNEL_TREES = ['/proc', '/sys', '/dev']
 
 // A directory that is to be a workspace or a writable root, resolved once:
 // canonical (bind mounts and Landlock act on the real directory) with the

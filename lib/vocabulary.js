@@ -65,6 +65,10 @@ const KERNEL_FILESYSTEMS = Object.freeze([
   Object.freeze({ magic: 0x19800202, name: 'mqueue' })
 ])
 
+// The kernel's own trees: within one counts as on a kernel filesystem
+// (a tmpfs there shows tmpfs's magic).
+const KERNEL_TREES = Object.freeze(['/proc', '/sys', '/dev'])
+
 // The policy document's schema_version.
 const SCHEMA_VERSION = 1
 
@@ -100,6 +104,7 @@ module.exports = Object.freeze({
   SANDBOX_ERROR_KINDS,
   POLICY_DOCUMENT_ERROR_KINDS,
   KERNEL_FILESYSTEMS,
+  KERNEL_TREES,
   SCHEMA_VERSION,
   LAUNCHER
 })

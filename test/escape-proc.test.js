@@ -3,6 +3,7 @@
 // (ptrace, signals, /proc/<parent>), /proc/self/root, the terminal, the
 // keyring, and the process's own confinement facts.
 const t = require('tap')
+const fs = require('node:fs')
 const path = require('node:path')
 const crypto = require('node:crypto')
 const {
@@ -93,6 +94,18 @@ escapeCase(t, fx, 'TIOCSETD on the controlling terminal', (user) => {
   const s = make(user)
   return { ...s, argv: op('setd', '27'), prefix: [fx.hold, '--pty', '--'], errnos: ['EPERM'] }
 })
+
+// A virtual console as the caller's terminal (a user logged in on one):
+// its keyboard's mode and the console shown, once set, outlive the command
+// (a console left without a keyboard, or another one shown). Every KD* and
+// VT* request is refused; these reads, harmless unconfined, stand for them.
+for (const which of ['kd', 'vt']) {
+  escapeCase(t, fx, `console ioctls (${which}) on a virtual console`, (user) => {
+    const s = make(user)
+    const fd = fs.openSync('/dev/tty1', fs.constants.O_RDWR | fs.constants.O_NOCTTY)
+    return { ...s, argv: op('console', which), extraFds: [fd], errnos: ['EPERM'], after: () => fs.closeSync(fd) }
+  })
+}
 
 // ---- the keyring ----------------------------------------------------------
 escapeCase(t, fx, 'add_key to the session keyring', (user) => {

@@ -439,6 +439,34 @@ for (const user of users()) {
       t.ok(ufg && ufg[1] !== ufg[2], `unconfined, the group that took it keeps it after its end (${describe(u)})`)
     })
 
+    // The same, with the run as a job of an interactive shell which it
+    // put in the background (Ctrl-Z, bg): the shell took the terminal, and
+    // keeps it after the run ends. The shell waits for the launcher's end
+    // with builtins only (its wait builtin would take the terminal back
+    // itself), then reads its terminal's foreground group from /proc; the
+    // terminal hangs up (a shell without it would read forever).
+    t.test(`a run in the background leaves the terminal to the shell that has it [${backend}, ${user.name}]`, async (t) => {
+      const cwd = ownDir(user)
+      const fifo = path.join(cwd, 'go')
+      execFileSync('mkfifo', ['-m', '0666', fifo])
+      const job = sh('echo rea""dy; read x < "$0"; echo go""ne', fifo)
+      const quote = (w) => `'${w.replaceAll("'", "'\\''")}'`
+      const steps = (argv) => {
+        fs.writeFileSync(path.join(cwd, 'job.sh'), `exec ${argv.map(quote).join(' ')}\n`)
+        return ['expect:sandy$ ', 'send:sh job.sh\\n', 'expect:ready', 'send:\\x1a', 'expect:Stopped', 'expect:sandy$ ',
+          'send:bg\\n', 'expect:sandy$ ', 'send:echo x > go; while kill -0 $! 2>/dev/null; do :; done; read -a st < /proc/$$/stat; ' +
+          '[ "${st[7]}" = "${st[4]}" ] && echo she""ll-has-it || echo ot""her-has-it\\n', 'expect:gone', 'expect:-has-it', 'hangup']
+      }
+      const env = { PATH: '/usr/bin:/bin', PS1: 'sandy$ ', TERM: 'dumb' }
+      const bash = ['/bin/bash', '--norc', '--noprofile', '-i']
+      const c = confineAs(user, backend, job, { mode: 'read-only', workspaceRoot: cwd })
+      const r = await session([fx.pty, ...steps(c.argv), '--', ...user.wrap, ...bash], { cwd, env }).closed
+      t.notMatch(r.stdout, /missing: /, `every step happened (${describe(r)})`)
+      t.match(r.stdout, /\bshell-has-it/, 'the shell has its terminal after the run\'s end')
+      const u = await session([fx.pty, ...steps(job), '--', ...user.wrap, ...bash], { cwd, env }).closed
+      t.match(u.stdout, /\bshell-has-it/, `unconfined, the same session (${describe(u)})`)
+    })
+
     // A terminal that hangs up while the command is stopped in a group of its
     // own: the kernel signals the session's leader and foreground group, the
     // launcher's, which pass the hangup on (with SIGCONT); the run ends. (The
@@ -475,9 +503,15 @@ for (const user of users()) {
     // (a cgroup filesystem, wherever this host mounts one)
     const cgroup = fs.readFileSync('/proc/self/mounts', 'utf8').split('\n').map((l) => l.split(' '))
       .find((f) => f[2] === 'cgroup2' || f[2] === 'cgroup')?.[1]
+    // (and a tmpfs within one of the kernel's trees, which shows tmpfs's
+    // magic: /dev is devtmpfs, whose nodes a confined root would replace)
+    const tmpfsWithin = fs.readFileSync('/proc/self/mounts', 'utf8').split('\n').map((l) => l.split(' '))
+      .filter((f) => (f[2] === 'tmpfs' || f[2] === 'devtmpfs') && /^\/(dev|sys)(\/|$)/.test(f[1])).map((f) => f[1])
+      .filter((p, i, all) => all.indexOf(p) === i).map((p) => [p, 'subtree'])
+    t.ok(tmpfsWithin.some(([p]) => p === '/dev'), 'this host has /dev on a tmpfs-like filesystem')
     for (const [p, scope] of [['/proc', 'subtree'], ['/proc/sys/kernel', 'subtree'], ['/proc/self/autogroup', 'subtree'], ['/sys', 'subtree'],
-      ...(cgroup ? [[cgroup, 'subtree']] : [])]) {
-      t.match(asUser(p, scope), /^InvalidPolicy: .*grants\[1\].*a kernel filesystem \(\/proc, \/sys and the like\) cannot be granted read_write/, `${p}: refused`)
+      ...(cgroup ? [[cgroup, 'subtree']] : []), ...tmpfsWithin, ['/dev/pts', 'subtree']]) {
+      t.match(asUser(p, scope), /^InvalidPolicy: .*grants\[1\].*a kernel filesystem \(\/proc, \/sys, \/dev and the like\) cannot be granted read_write/, `${p}: refused`)
     }
     t.equal(asUser('/dev/pts/ptmx', 'exact'), 'accepted', 'a device node on one stays grantable')
     if (user.uid === 0) {
@@ -485,6 +519,11 @@ for (const user of users()) {
       const swappiness = fs.readFileSync('/proc/sys/vm/swappiness', 'utf8')
       fs.writeFileSync('/proc/sys/vm/swappiness', swappiness)
       t.pass('unconfined, root writes a sysctl')
+      const node = path.join('/dev', `sandy-test-${process.pid}`)
+      fs.writeFileSync(node, '')
+      fs.renameSync(node, `${node}.moved`)
+      fs.unlinkSync(`${node}.moved`)
+      t.pass('unconfined, root adds, renames and removes entries of /dev')
       const dir = fs.mkdtempSync(path.join(fx.base, 'proc-'))
       fs.chmodSync(dir, 0o755)
       execFileSync('mount', ['-t', 'proc', 'proc', dir])

@@ -7,6 +7,7 @@
 
 #include "paths.h"
 #include "stat.h"
+#include "vocabulary.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -301,6 +302,18 @@ static int deny_lexical(char *abs, const char *canonical, char **lexical,
 
 /* ---- sections --------------------------------------------------------- */
 
+/* Within one of the kernel's own trees (vocabulary.h); with programs
+ * false, only within one that holds no file a loader could map. */
+static bool kernel_tree(const char *p, bool programs)
+{
+#define SANDY_X(tree, maps)                                                  \
+	if ((programs || !(maps)) && sandy_path_within(tree, p))              \
+		return true;
+	SANDY_KERNEL_TREE_MAP(SANDY_X)
+#undef SANDY_X
+	return false;
+}
+
 /* Root may only be granted exact read. */
 static int check_grant(const sandy_grant *g, const char *canonical, where w,
 		       sandy_error *err)
@@ -316,11 +329,13 @@ static int check_grant(const sandy_grant *g, const char *canonical, where w,
 		if (kernel < 0 || sandy_stat(AT_FDCWD, canonical, 0, &st) != 0)
 			return errno_fail(err, w, errno);
 		/* its files check the uid, not capabilities: a confined root
-		 * would set sysctls and cgroup controls (a device node's
-		 * operations are the device's, granted exactly) */
-		if (kernel && !S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
+		 * would set sysctls and cgroup controls, or replace the host's
+		 * device nodes (a device node's operations are the device's,
+		 * granted exactly) */
+		if ((kernel || kernel_tree(canonical, true)) &&
+		    !S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
 			return invalid(err, w,
-				       "a kernel filesystem (/proc, /sys and the like) cannot be granted read_write");
+				       "a kernel filesystem (/proc, /sys, /dev and the like) cannot be granted read_write");
 		if (g->scope == SANDY_SCOPE_SUBTREE)
 			return 0;
 		/* A regular file cannot keep both content mutation and
@@ -772,21 +787,15 @@ static bool exec_covers(const sandy_resolved *r, const sandy_rgrant *g)
 	return false;
 }
 
-/* The kernel's own trees: the seam grants them readable, never
- * executable, and they hold no file a loader could map. */
-static bool kernel_tree(const char *p)
-{
-	return sandy_path_within("/proc", p) ||
-	       sandy_path_within("/sys", p);
-}
-
 bool sandy_resolved_restricts_exec(const sandy_resolved *r)
 {
 	for (size_t i = 0; i < r->n_grants; i++) {
 		const sandy_rgrant *g = &r->grants[i];
 		struct stat st;
 
-		if (exec_covers(r, g) || kernel_tree(g->path))
+		/* the seam grants /proc and /sys readable, never executable,
+		 * and they hold no file a loader could map */
+		if (exec_covers(r, g) || kernel_tree(g->path, false))
 			continue;
 		/* an exact grant of a directory or a character device maps
 		 * no program; a block device holds content a loader can map,

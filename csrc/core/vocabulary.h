@@ -73,7 +73,8 @@
 /* Kernel filesystems, whose files are kernel settings and devices rather
  * than data, by their statfs magic: X(magic, name). None is a workspace
  * or a writable root of the seam (lib/provider.js), and no read_write
- * grant names anything on one but a device node (resolve.c): a confined
+ * grant names anything on one, or within a tree below, but a device node
+ * (resolve.c): a confined
  * uid 0 passes the kernel's own checks on their files (sysctls, cgroup
  * controls), which look at the uid, not at capabilities. */
 #define SANDY_KERNEL_FS_MAP(X)                                               \
@@ -92,6 +93,17 @@
 	X(0x62656570, "configfs")                                             \
 	X(0x65735543, "fusectl")                                              \
 	X(0x19800202, "mqueue")
+
+/* The kernel's own trees, by canonical path: X(path, programs). What lies
+ * within one counts as on a kernel filesystem whatever its statfs magic,
+ * since a tmpfs there (/dev itself is devtmpfs, /sys/fs/cgroup, /dev/shm)
+ * shows tmpfs's magic and holds the host's device nodes or control
+ * points. programs: it can hold a file a loader maps (a tmpfs in /dev),
+ * so a grant there counts for exec restriction (resolve.c). */
+#define SANDY_KERNEL_TREE_MAP(X)                                             \
+	X("/proc", 0)                                                         \
+	X("/sys", 0)                                                          \
+	X("/dev", 1)
 
 /* SandboxError's kinds, in the seed's order (sandy_error_kind, error.h,
  * after SANDY_OK): X(ID, name). The launcher's fatal line carries the

@@ -194,6 +194,14 @@ static void lists(void)
 #undef SANDY_X
 	}
 	printf("])\n");
+	printf("\n// The kernel's own trees: within one counts as on a kernel filesystem\n"
+	       "// (a tmpfs there shows tmpfs's magic).\n");
+	first = 1;
+	printf("const KERNEL_TREES = Object.freeze([");
+#define SANDY_X(tree, programs) word(&first, tree);
+	SANDY_KERNEL_TREE_MAP(SANDY_X)
+#undef SANDY_X
+	printf("])\n");
 
 	printf("\n// The policy document's schema_version.\n"
 	       "const SCHEMA_VERSION = %u\n", (unsigned)SANDY_DOC_SCHEMA_VERSION);
@@ -245,7 +253,7 @@ int main(void)
 	       "  ENFORCEMENTS,\n"
 	       "  SANDBOX_ERROR_KINDS,\n"
 	       "  POLICY_DOCUMENT_ERROR_KINDS,\n"
-	       "  KERNEL_FILESYSTEMS,\n"
+	       "  KERNEL_FILESYSTEMS,\n  KERNEL_TREES,\n"
 	       "  SCHEMA_VERSION,\n"
 	       "  LAUNCHER\n"
 	       "})\n");

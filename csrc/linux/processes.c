@@ -63,8 +63,10 @@
  * before its own pid 1 has emptied its PID namespace, and sets its death
  * signal only late in its setup; in the guard's PID namespace every
  * process of it ends before the guard sees bubblewrap end, and with the
- * guard. (bubblewrap itself cannot be pid 1 there: pid 1 ignores every
- * signal it has no handler for, those the guard passes on included.)
+ * guard. The signals passed on reach bubblewrap, which ends by them, and
+ * the run with it: they never reach the command's handlers. (bubblewrap
+ * cannot be pid 1 there: pid 1 ignores every signal it has no handler
+ * for, so a run would not even end by them.)
  *
  * The supervisors take their signals with sigwaitinfo: blocked from the
  * start, so none is lost between the forks and none needs a handler. A
@@ -75,8 +77,10 @@
  * the session. Stop signals are not taken: a terminal's reach the command
  * itself, and one sent to the launcher alone stops the launcher. The
  * outer process gives the terminal back to its own process group at the
- * end when that was the foreground one: a command that took it (job
- * control) would leave it to a group that no longer exists. */
+ * end when that was the foreground one and the group that has it now
+ * ended with the command: a command that took it (job control) would
+ * leave it to a group that no longer exists, while a group with a
+ * process left (the shell that put this job in the background) keeps it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -226,13 +230,20 @@ pid_t sandy_procs_fork_init(sandy_procs *s, sandy_error *err)
 	return fork_inner(s, "fork of the init", err);
 }
 
-/* The terminal back to this process's group, which had it at the start
- * (from a group in the background of its session: SIGTTOU blocked). */
+/* The terminal back to this process's group, which had it at the start,
+ * when the command's group took it and ended with the command (from a
+ * group in the background of its session: SIGTTOU blocked). A group
+ * that still has a process is the session's (its shell put this job in
+ * the background and took the terminal): it keeps it. */
 static void give_back_terminal(const sandy_procs *s)
 {
 	sigset_t ttou;
+	pid_t fg;
 
-	if (s->tty < 0 || tcgetpgrp(s->tty) == getpgrp())
+	if (s->tty < 0)
+		return;
+	fg = tcgetpgrp(s->tty);
+	if (fg <= 0 || fg == getpgrp() || kill(-fg, 0) == 0 || errno != ESRCH)
 		return;
 	sigemptyset(&ttou);
 	sigaddset(&ttou, SIGTTOU);

@@ -177,6 +177,10 @@ static int add_always_denied(scmp_filter_ctx ctx, sandy_error *err)
 	return 0;
 }
 
+/* The first request of each console range (linux/kd.h, linux/vt.h). */
+#define KD_REQUESTS 0x4b00u
+#define VT_REQUESTS 0x5600u
+
 static int add_arg_rules(scmp_filter_ctx ctx, sandy_error *err)
 {
 	size_t n = sizeof(clone_new_flags) / sizeof(clone_new_flags[0]);
@@ -194,6 +198,12 @@ static int add_arg_rules(scmp_filter_ctx ctx, sandy_error *err)
 	/* A terminal's line discipline outlives the command: N_NULL would
 	 * swallow all the user's later input and output. */
 	if (add_masked(ctx, eperm, "ioctl", 1, 0xffffffffu, TIOCSETD, err))
+		return -1;
+	/* So do a virtual console's keyboard mode, font and the console
+	 * shown: every request of the console's two ranges (KD* 0x4Bxx, VT*
+	 * 0x56xx, plain numbers without size bits, unlike V4L2's 'V'). */
+	if (add_masked(ctx, eperm, "ioctl", 1, 0xffffff00u, KD_REQUESTS, err) ||
+	    add_masked(ctx, eperm, "ioctl", 1, 0xffffff00u, VT_REQUESTS, err))
 		return -1;
 	/* fexecve and memfd execution: the file was never checked by path. */
 	if (add_masked(ctx, eperm, "execveat", 4, AT_EMPTY_PATH, AT_EMPTY_PATH,

@@ -92,6 +92,21 @@ static long c_tioclinux_high(void)
 		   0);
 }
 static long c_tiocgwinsz(void) { return raw(SYS_ioctl, -1, TIOCGWINSZ, BAD, 0, 0); }
+static long c_tiocsetd(void) { return raw(SYS_ioctl, -1, TIOCSETD, BAD, 0, 0); }
+/* the console ranges, by their first and last numbers and with bits
+ * above 32 (the kernel ignores them); V4L2's 'V' requests carry size
+ * bits and stay allowed */
+static long c_kd_first(void) { return raw(SYS_ioctl, -1, 0x4b00, BAD, 0, 0); }
+static long c_kd_last_high(void)
+{
+	return raw(SYS_ioctl, -1, (long)(0x700000000UL | 0x4bff), BAD, 0, 0);
+}
+static long c_vt_activate(void) { return raw(SYS_ioctl, -1, 0x5606, BAD, 0, 0); }
+static long c_vt_last(void) { return raw(SYS_ioctl, -1, 0x56ff, BAD, 0, 0); }
+static long c_v4l2_querycap(void)
+{
+	return raw(SYS_ioctl, -1, 0x80685600L, BAD, 0, 0);
+}
 static long c_execveat_empty(void)
 {
 	return raw(SYS_execveat, -1, (long)"", 0, 0, AT_EMPTY_PATH);
@@ -297,6 +312,14 @@ static const sc_case cases[] = {
 	{"ioctl TIOCLINUX, high bits set", V_DEFAULT, c_tioclinux_high, EPERM,
 	 0, false},
 	{"ioctl TIOCGWINSZ allowed", V_DEFAULT, c_tiocgwinsz, 0, 0, false},
+	{"ioctl TIOCSETD", V_DEFAULT, c_tiocsetd, EPERM, 0, false},
+	{"ioctl KD*, first", V_DEFAULT, c_kd_first, EPERM, 0, false},
+	{"ioctl KD*, last, high bits set", V_DEFAULT, c_kd_last_high, EPERM, 0,
+	 false},
+	{"ioctl VT_ACTIVATE", V_DEFAULT, c_vt_activate, EPERM, 0, false},
+	{"ioctl VT*, last", V_DEFAULT, c_vt_last, EPERM, 0, false},
+	{"ioctl VIDIOC_QUERYCAP allowed", V_DEFAULT, c_v4l2_querycap, 0, 0,
+	 false},
 	{"execveat AT_EMPTY_PATH", V_SUBPROC, c_execveat_empty, EPERM, 0,
 	 false},
 	{"execveat with a path allowed", V_SUBPROC, c_execveat_path, 0, 0,
