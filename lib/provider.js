@@ -14,7 +14,7 @@ const { seatbeltArgv } = require('./seatbelt')
 const { own, ownOptions } = require('./own')
 const { checkRunner, refuseRunner } = require('./runner')
 const { newNonce, launcherRules, checkArgv, checkArgvSize } = require('./launcher-protocol')
-const { BACKENDS, CONFINED_MODES, UNCONFINED_MODE, LAUNCHER, KERNEL_FILESYSTEMS: KERNEL_FS_LIST, KERNEL_TREES } = require('./vocabulary')
+const { BACKENDS, CONFINED_MODES, UNCONFINED_MODE, LAUNCHER } = require('./vocabulary')
 
 const quoted = (words) => words.map((w) => `'${w}'`).join(' or ')
 
@@ -52,26 +52,23 @@ function checkWritableRoots (roots) {
   return Object.freeze([...roots])
 }
 
-// Kernel filesystems and the kernel's trees (vocabulary.h), whose files are
-// kernel settings and devices rather than data: none of them is a workspace.
-const KERNEL_FILESYSTEMS = new Set(KERNEL_FS_LIST.map((fs) => fs.magic))
-
 // A directory that is to be a workspace or a writable root, resolved once:
 // canonical (bind mounts and Landlock act on the real directory) with the
 // object it names. Throws the error `fail` makes of why, never the path.
+// None lies on a kernel filesystem, whose files are kernel settings and
+// devices rather than data (the C core's rule, csrc/core/kernel_fs.h).
 function resolveDirectory (dir, fail) {
-  let root, st, fsType
+  let root, st, kernel
   try {
     root = fs.realpathSync.native(dir)
     st = fs.statSync(root, { bigint: true })
-    fsType = fs.statfsSync(root).type
+    kernel = st.isDirectory() && binding.addon.onKernelFilesystem(Buffer.from(root))
   } catch (err) {
+    if (err.code === 'SANDY_ADDON_UNAVAILABLE') throw err
     throw fail(`cannot be resolved (${err.code})`, err.code)
   }
   if (!st.isDirectory()) throw fail('is not a directory')
-  if (KERNEL_TREES.some((tree) => isWithin(tree, root)) || KERNEL_FILESYSTEMS.has(fsType)) {
-    throw fail('lies on a kernel filesystem (/proc, /sys, /dev and the like)')
-  }
+  if (kernel) throw fail('lies on a kernel filesystem (/proc, /sys, /dev and the like)')
   return { root, rootId: `${st.dev}:${st.ino}` }
 }
 

@@ -44,31 +44,6 @@ const ENFORCEMENTS = Object.freeze(['full', 'partial'])
 const SANDBOX_ERROR_KINDS = Object.freeze(['Unsupported', 'InvalidPolicy', 'PreparationFailed', 'EnforcementFailed'])
 const POLICY_DOCUMENT_ERROR_KINDS = Object.freeze(['TooLarge', 'Parse', 'UnsupportedVersion', 'TooManyCapabilities'])
 
-// Kernel filesystems by their statfs magic number: no workspace or
-// writable root lies on one, no read_write grant names anything on one
-// but a device node (their files check the uid, not capabilities).
-const KERNEL_FILESYSTEMS = Object.freeze([
-  Object.freeze({ magic: 0x9fa0, name: 'proc' }),
-  Object.freeze({ magic: 0x62656572, name: 'sysfs' }),
-  Object.freeze({ magic: 0x27e0eb, name: 'cgroup' }),
-  Object.freeze({ magic: 0x63677270, name: 'cgroup2' }),
-  Object.freeze({ magic: 0x64626720, name: 'debugfs' }),
-  Object.freeze({ magic: 0x74726163, name: 'tracefs' }),
-  Object.freeze({ magic: 0x73636673, name: 'securityfs' }),
-  Object.freeze({ magic: 0xcafe4a11, name: 'bpf' }),
-  Object.freeze({ magic: 0x1cd1, name: 'devpts' }),
-  Object.freeze({ magic: 0x6165676c, name: 'pstore' }),
-  Object.freeze({ magic: 0xde5e81e4, name: 'efivarfs' }),
-  Object.freeze({ magic: 0x42494e4d, name: 'binfmt_misc' }),
-  Object.freeze({ magic: 0x62656570, name: 'configfs' }),
-  Object.freeze({ magic: 0x65735543, name: 'fusectl' }),
-  Object.freeze({ magic: 0x19800202, name: 'mqueue' })
-])
-
-// The kernel's own trees: within one counts as on a kernel filesystem
-// (a tmpfs there shows tmpfs's magic).
-const KERNEL_TREES = Object.freeze(['/proc', '/sys', '/dev'])
-
 // The policy document's schema_version.
 const SCHEMA_VERSION = 1
 
@@ -103,8 +78,6 @@ module.exports = Object.freeze({
   ENFORCEMENTS,
   SANDBOX_ERROR_KINDS,
   POLICY_DOCUMENT_ERROR_KINDS,
-  KERNEL_FILESYSTEMS,
-  KERNEL_TREES,
   SCHEMA_VERSION,
   LAUNCHER
 })

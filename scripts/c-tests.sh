@@ -52,7 +52,7 @@ $cc $cflags -pthread -DSANDY_SECCOMP_RUNTIME_BUILD -o "$out/seccomp_test_rt" \
 # The resolver's canonical spelling, with glibc and with musl (whose
 # realpath keeps a leading "//"; the launcher that ships is built with it).
 # musl has no UAPI headers of its own: the kernel's, alone on the path.
-resolve_srcs="$src/test/resolve_test.c $src/core/resolve.c $src/core/policy.c $src/core/paths.c $src/core/stat.c $src/core/error.c"
+resolve_srcs="$src/test/resolve_test.c $src/core/resolve.c $src/core/policy.c $src/core/paths.c $src/core/stat.c $src/core/kernel_fs.c $src/core/error.c"
 # shellcheck disable=SC2086
 $cc $cflags -o "$out/resolve_test" $resolve_srcs
 mkdir "$out/uapi"
@@ -79,7 +79,7 @@ $cc $cflags -o "$out/paths_test" "$src/test/paths_test.c" "$src/core/paths.c"
 $cc $cflags -o "$out/guard_argv_test" "$src/test/guard_argv_test.c" \
 	"$src/core/guard_argv.c" "$src/core/policy_argv.c" "$src/core/policy.c" \
 	"$src/core/resolve.c" "$src/core/error.c" "$src/core/paths.c" \
-	"$src/core/stat.c"
+	"$src/core/stat.c" "$src/core/kernel_fs.c"
 # The seatbelt backend's words: golden profiles, structure, hostile paths;
 # and its verdict from the probe's facts.
 $cc $cflags -o "$out/seatbelt_test" "$src/test/seatbelt_test.c" \
@@ -89,7 +89,7 @@ $cc $cflags -o "$out/seatbelt_test" "$src/test/seatbelt_test.c" \
 $cc $cflags -o "$out/confine_test" "$src/test/confine_test.c" \
 	"$src/addon/confine.c" "$src/core/policy_argv.c" "$src/core/policy.c" \
 	"$src/core/resolve.c" "$src/core/error.c" "$src/core/paths.c" \
-	"$src/core/stat.c"
+	"$src/core/stat.c" "$src/core/kernel_fs.c"
 # Static, so it can copy itself into the test tree as a library-free program.
 $cc $cflags -static -o "$out/landlock_test" \
 	"$src/test/landlock_test.c" "$src/linux/landlock.c" "$src/linux/plan.c" \

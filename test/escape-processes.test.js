@@ -18,6 +18,8 @@ const {
   users, setup, backendsFor, confineAs, withSanitizerEnv, plainNodeEnv, describe,
   escapeCase, basePolicy, tree, AccessMode, PathScope
 } = require('./helpers/sandbox.js')
+const { createLocalSandboxProvider } = require('..')
+const { UNCOVERED } = require('../scripts/test-verdict.js')
 
 const fx = setup(t, ['pidfds', 'status', 'pty'])
 const PACKAGE = path.join(__dirname, '..')
@@ -441,15 +443,17 @@ for (const user of users()) {
 
     // The same, with the run as a job of an interactive shell which it
     // put in the background (Ctrl-Z, bg): the shell took the terminal, and
-    // keeps it after the run ends. The shell waits for the launcher's end
-    // with builtins only (its wait builtin would take the terminal back
-    // itself), then reads its terminal's foreground group from /proc; the
-    // terminal hangs up (a shell without it would read forever).
-    t.test(`a run in the background leaves the terminal to the shell that has it [${backend}, ${user.name}]`, async (t) => {
+    // has it after the run ends, also when the command took it meanwhile
+    // (for a group that ends with it). The shell waits for the launcher's
+    // end with builtins only (its wait builtin would take the terminal
+    // back itself), then reads its terminal's foreground group from /proc;
+    // the terminal hangs up (a shell without it would read forever).
+    for (const steal of [false, true]) {
+    t.test(`a run in the background leaves the terminal to the shell that has it${steal ? ', after the command took it' : ''} [${backend}, ${user.name}]`, async (t) => {
       const cwd = ownDir(user)
       const fifo = path.join(cwd, 'go')
       execFileSync('mkfifo', ['-m', '0666', fifo])
-      const job = sh('echo rea""dy; read x < "$0"; echo go""ne', fifo)
+      const job = sh(`echo rea""dy; read x < "$0"; ${steal ? '"$1" fgsteal; ' : ''}echo go""ne`, fifo, fx.op)
       const quote = (w) => `'${w.replaceAll("'", "'\\''")}'`
       const steps = (argv) => {
         fs.writeFileSync(path.join(cwd, 'job.sh'), `exec ${argv.map(quote).join(' ')}\n`)
@@ -464,8 +468,10 @@ for (const user of users()) {
       t.notMatch(r.stdout, /missing: /, `every step happened (${describe(r)})`)
       t.match(r.stdout, /\bshell-has-it/, 'the shell has its terminal after the run\'s end')
       const u = await session([fx.pty, ...steps(job), '--', ...user.wrap, ...bash], { cwd, env }).closed
-      t.match(u.stdout, /\bshell-has-it/, `unconfined, the same session (${describe(u)})`)
+      t.match(u.stdout, steal ? /\bother-has-it/ : /\bshell-has-it/,
+        steal ? `unconfined, the group that took it keeps it after its end (${describe(u)})` : `unconfined, the same session (${describe(u)})`)
     })
+    }
 
     // A terminal that hangs up while the command is stopped in a group of its
     // own: the kernel signals the session's leader and foreground group, the
@@ -489,17 +495,27 @@ for (const user of users()) {
 // writable set sysctls (kernel.core_pattern: code run as the host's root)
 // and any user the autogroup niceness of the caller's session. No
 // read_write grant may name anything on one but a device node.
+// A Node script run as the user in cwd, with args.
+function nodeAs (user, cwd, script, ...args) {
+  const argv = [...user.wrap, process.execPath, '-e', script, ...args]
+  return spawnSync(argv[0], argv.slice(1), { cwd, env: plainNodeEnv(), encoding: 'utf8' })
+}
+
+// What confinePolicy, run as the user, says of a policy granting the
+// workspace and p (scope) read_write: 'accepted', or the error's kind and
+// message.
+function grantAs (user, ws, p, scope) {
+  return nodeAs(user, ws, `const s = require(${JSON.stringify(PACKAGE)}); const [ws, p, scope] = process.argv.slice(1)
+    try { s.confinePolicy(['true'], new s.SandboxPolicy('allow_all').grant(ws, 'read_write', 'subtree').grant(p, 'read_write', scope), { cwd: ws }); console.log('accepted') }
+    catch (e) { console.log(e.kind + ': ' + e.message) }`, ws, p, scope).stdout.trim()
+}
+const KERNEL_FS_REFUSED = /^InvalidPolicy: .*grants\[1\].*a kernel filesystem \(\/proc, \/sys, \/dev and the like\) cannot be granted read_write/
+
 for (const user of users()) {
   t.test(`a kernel filesystem cannot be granted read_write [${user.name}]`, async (t) => {
     const root = tree(fx, user, { 'ws/f': 'x\n' })
     const ws = path.join(root, 'ws')
-    const code = `const s = require(${JSON.stringify(PACKAGE)}); const [p, scope] = process.argv.slice(1)
-      try { s.confinePolicy(['true'], new s.SandboxPolicy('allow_all').grant(${JSON.stringify(ws)}, 'read_write', 'subtree').grant(p, 'read_write', scope), { cwd: ${JSON.stringify(ws)} }); console.log('accepted') }
-      catch (e) { console.log(e.kind + ': ' + e.message) }`
-    const asUser = (p, scope) => {
-      const argv = [...user.wrap, process.execPath, '-e', code, p, scope]
-      return spawnSync(argv[0], argv.slice(1), { cwd: ws, env: plainNodeEnv(), encoding: 'utf8' }).stdout.trim()
-    }
+    const asUser = (p, scope) => grantAs(user, ws, p, scope)
     // (a cgroup filesystem, wherever this host mounts one)
     const cgroup = fs.readFileSync('/proc/self/mounts', 'utf8').split('\n').map((l) => l.split(' '))
       .find((f) => f[2] === 'cgroup2' || f[2] === 'cgroup')?.[1]
@@ -511,9 +527,15 @@ for (const user of users()) {
     t.ok(tmpfsWithin.some(([p]) => p === '/dev'), 'this host has /dev on a tmpfs-like filesystem')
     for (const [p, scope] of [['/proc', 'subtree'], ['/proc/sys/kernel', 'subtree'], ['/proc/self/autogroup', 'subtree'], ['/sys', 'subtree'],
       ...(cgroup ? [[cgroup, 'subtree']] : []), ...tmpfsWithin, ['/dev/pts', 'subtree']]) {
-      t.match(asUser(p, scope), /^InvalidPolicy: .*grants\[1\].*a kernel filesystem \(\/proc, \/sys, \/dev and the like\) cannot be granted read_write/, `${p}: refused`)
+      t.match(asUser(p, scope), KERNEL_FS_REFUSED, `${p}: refused`)
     }
     t.equal(asUser('/dev/pts/ptmx', 'exact'), 'accepted', 'a device node on one stays grantable')
+    // (and the launcher, which resolves again, runs with it)
+    const run = nodeAs(user, ws, `const s = require(${JSON.stringify(PACKAGE)}); const c = s.confinePolicy([${JSON.stringify(fx.op)}, 'hello'],
+        new s.SandboxPolicy('allow_all').grant(${JSON.stringify(ws)}, 'read', 'subtree').grant(${JSON.stringify(fx.bin)}, 'read', 'subtree').allowExecute(${JSON.stringify(fx.bin)}, 'subtree')
+          .grant('/dev/pts/ptmx', 'read_write', 'exact'), { cwd: ${JSON.stringify(ws)} })
+      const r = require('node:child_process').spawnSync(c.argv[0], c.argv.slice(1), { encoding: 'utf8' }); process.stdout.write(r.stdout + r.stderr)`)
+    t.match(run.stdout, /^ok hello/m, `confined with the device granted, the command runs (${run.stdout.trim()} ${run.stderr.trim()})`)
     if (user.uid === 0) {
       // (the same value written back: that the write is allowed is all)
       const swappiness = fs.readFileSync('/proc/sys/vm/swappiness', 'utf8')
@@ -537,6 +559,44 @@ for (const user of users()) {
     }
   })
 }
+
+// The same filesystems shown elsewhere, with tmpfs's magic outside the
+// kernel's trees: a bind mount of /dev, a devtmpfs mounted again (the
+// superblock of /dev), a bind of /dev/shm, one of a tmpfs within /sys.
+// What counts is the device (csrc/core/kernel_fs.h); a grant, a workspace
+// and a writable root are refused alike.
+const ROOT_ONLY = process.getuid() !== 0 && `${UNCOVERED} a kernel filesystem shown elsewhere: mounting one needs root`
+const sysTmpfs = fs.readFileSync('/proc/self/mounts', 'utf8').split('\n').map((l) => l.split(' '))
+  .find((f) => f[2] === 'tmpfs' && /^\/sys\//.test(f[1]))?.[1]
+t.test('a kernel filesystem shown elsewhere cannot be granted read_write', { skip: ROOT_ONLY }, async (t) => {
+  const base = fs.mkdtempSync(path.join(fx.base, 'shown-'))
+  fs.chmodSync(base, 0o755)
+  const shown = {}
+  for (const [name, how] of [['devbind', ['--bind', '/dev']], ['devtmpfs', ['-t', 'devtmpfs', 'devtmpfs']],
+    ['shmbind', ['--bind', '/dev/shm']], ...(sysTmpfs ? [['sysbind', ['--bind', sysTmpfs]]] : [])]) {
+    shown[name] = path.join(base, name)
+    fs.mkdirSync(shown[name])
+    execFileSync('mount', [...how, shown[name]])
+    t.teardown(() => spawnSync('umount', ['-l', shown[name]]))
+  }
+  const entry = `sandy-test-${process.pid}`
+  fs.writeFileSync(path.join(shown.devbind, entry), '')
+  t.ok(fs.existsSync(path.join('/dev', entry)), 'unconfined, an entry made through the bind of /dev lands in the host\'s /dev')
+  fs.unlinkSync(path.join('/dev', entry))
+  const provider = createLocalSandboxProvider({ backend: 'sandy' })
+  for (const user of users()) {
+    const ws = ownDir(user)
+    for (const [name, dir] of Object.entries(shown)) {
+      t.match(grantAs(user, ws, dir, 'subtree'), KERNEL_FS_REFUSED, `${name} as a grant [${user.name}]: refused`)
+    }
+  }
+  const ws = ownDir(users()[0])
+  for (const [name, dir] of Object.entries(shown)) {
+    t.throws(() => provider.confine(['true'], { mode: 'workspace-write', workspaceRoot: dir }), { message: /lies on a kernel filesystem/ }, `${name} as the workspace: refused`)
+    t.throws(() => createLocalSandboxProvider({ backend: 'sandy', writableRoots: [dir] }).confine(['true'], { mode: 'workspace-write', workspaceRoot: ws }),
+      { message: /lies on a kernel filesystem/ }, `${name} as a writable root: refused`)
+  }
+})
 
 // ---- a process group the host shares --------------------------------------------
 

@@ -10,6 +10,7 @@
 #include "../core/copy_dirs.h"
 #include "../core/end.h"
 #include "../core/error.h"
+#include "../core/kernel_fs.h"
 #include "../core/protocol.h"
 #include "../core/policy.h"
 #include "../core/policy_argv.h"
@@ -1110,6 +1111,39 @@ static napi_value copy_dirs(napi_env env, napi_callback_info info)
 	return arr;
 }
 
+/* onKernelFilesystem(path Buffer, canonical) -> whether it lies on a kernel
+ * filesystem (kernel_fs.h): no workspace or writable root may. */
+static napi_value on_kernel_filesystem(napi_env env, napi_callback_info info)
+{
+	napi_value argv[1];
+	const char *bytes;
+	char *path;
+	size_t len;
+	int on;
+
+	if (get_args(env, info, 1, argv) == NULL ||
+	    get_path(env, argv[0], &bytes, &len) == NULL)
+		return NULL;
+	if (len == 0 || bytes[0] != '/' || memchr(bytes, '\0', len) != NULL) {
+		napi_throw_range_error(env, "ESANDYARGS",
+				       "onKernelFilesystem: an absolute path");
+		return NULL;
+	}
+	path = malloc(len + 1);
+	if (path == NULL)
+		return throw_oom(env);
+	memcpy(path, bytes, len);
+	path[len] = '\0';
+	on = sandy_on_kernel_fs(path);
+	free(path);
+	if (on < 0) {
+		napi_throw_error(env, "ESANDYFS",
+				 "onKernelFilesystem: the filesystem could not be told");
+		return NULL;
+	}
+	return make_bool(env, on == 1);
+}
+
 /* raiseWithoutCore(signal): `sandy run` ends as its command did
  * (core/end.h); returns only when the signal does not end the process. */
 static napi_value raise_without_core(napi_env env, napi_callback_info info)
@@ -1153,6 +1187,8 @@ static napi_value init(napi_env env, napi_value exports)
 		 NULL},
 		{"raiseWithoutCore", NULL, raise_without_core, NULL, NULL, NULL,
 		 napi_enumerable, NULL},
+		{"onKernelFilesystem", NULL, on_kernel_filesystem, NULL, NULL,
+		 NULL, napi_enumerable, NULL},
 	};
 
 	CHECK(napi_define_properties(env, exports, sizeof(fns) / sizeof(fns[0]),

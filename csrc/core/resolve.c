@@ -5,9 +5,9 @@
  * No chdir, no global state: the addon and the launcher both call this. */
 #include "resolve.h"
 
+#include "kernel_fs.h"
 #include "paths.h"
 #include "stat.h"
-#include "vocabulary.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -302,18 +302,6 @@ static int deny_lexical(char *abs, const char *canonical, char **lexical,
 
 /* ---- sections --------------------------------------------------------- */
 
-/* Within one of the kernel's own trees (vocabulary.h); with programs
- * false, only within one that holds no file a loader could map. */
-static bool kernel_tree(const char *p, bool programs)
-{
-#define SANDY_X(tree, maps)                                                  \
-	if ((programs || !(maps)) && sandy_path_within(tree, p))              \
-		return true;
-	SANDY_KERNEL_TREE_MAP(SANDY_X)
-#undef SANDY_X
-	return false;
-}
-
 /* Root may only be granted exact read. */
 static int check_grant(const sandy_grant *g, const char *canonical, where w,
 		       sandy_error *err)
@@ -332,8 +320,7 @@ static int check_grant(const sandy_grant *g, const char *canonical, where w,
 		 * would set sysctls and cgroup controls, or replace the host's
 		 * device nodes (a device node's operations are the device's,
 		 * granted exactly) */
-		if ((kernel || kernel_tree(canonical, true)) &&
-		    !S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
+		if (kernel && !S_ISCHR(st.st_mode) && !S_ISBLK(st.st_mode))
 			return invalid(err, w,
 				       "a kernel filesystem (/proc, /sys, /dev and the like) cannot be granted read_write");
 		if (g->scope == SANDY_SCOPE_SUBTREE)
@@ -795,7 +782,7 @@ bool sandy_resolved_restricts_exec(const sandy_resolved *r)
 
 		/* the seam grants /proc and /sys readable, never executable,
 		 * and they hold no file a loader could map */
-		if (exec_covers(r, g) || kernel_tree(g->path, false))
+		if (exec_covers(r, g) || sandy_kernel_tree(g->path, false))
 			continue;
 		/* an exact grant of a directory or a character device maps
 		 * no program; a block device holds content a loader can map,

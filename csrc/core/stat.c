@@ -4,25 +4,9 @@
 #include <string.h>
 
 #ifdef __linux__
-#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 
 #include "../linux/sys.h"
-#include "vocabulary.h"
-
-int sandy_on_kernel_fs(const char *path)
-{
-	struct statfs fs;
-
-	if (statfs(path, &fs) != 0)
-		return -1;
-#define SANDY_X(magic, name)                                                 \
-	if ((unsigned long)fs.f_type == (unsigned long)(magic))               \
-		return 1;
-	SANDY_KERNEL_FS_MAP(SANDY_X)
-#undef SANDY_X
-	return 0;
-}
 
 int sandy_stat(int dirfd, const char *path, int flags, struct stat *out)
 {
@@ -47,12 +31,6 @@ int sandy_stat(int dirfd, const char *path, int flags, struct stat *out)
 }
 
 #else
-
-int sandy_on_kernel_fs(const char *path)
-{
-	(void)path;
-	return 0;
-}
 
 int sandy_stat(int dirfd, const char *path, int flags, struct stat *out)
 {

@@ -24,8 +24,4 @@
  * stat) or AT_SYMLINK_NOFOLLOW (as lstat). 0, or -1 with errno. */
 int sandy_stat(int dirfd, const char *path, int flags, struct stat *out);
 
-/* 1 when path lies on a kernel filesystem (vocabulary.h's
- * SANDY_KERNEL_FS_MAP), 0 when not (or not on Linux), -1 with errno. */
-int sandy_on_kernel_fs(const char *path);
-
 #endif

@@ -71,12 +71,12 @@
 	X(PARTIAL, "partial")
 
 /* Kernel filesystems, whose files are kernel settings and devices rather
- * than data, by their statfs magic: X(magic, name). None is a workspace
- * or a writable root of the seam (lib/provider.js), and no read_write
- * grant names anything on one, or within a tree below, but a device node
- * (resolve.c): a confined
- * uid 0 passes the kernel's own checks on their files (sysctls, cgroup
- * controls), which look at the uid, not at capabilities. */
+ * than data, by their statfs magic and mount type: X(magic, name). None is
+ * a workspace or a writable root of the seam (lib/provider.js), and no
+ * read_write grant names anything on one but a device node (resolve.c;
+ * what counts as on one: kernel_fs.h): a confined uid 0 passes the
+ * kernel's own checks on their files (sysctls, cgroup controls), which
+ * look at the uid, not at capabilities. */
 #define SANDY_KERNEL_FS_MAP(X)                                               \
 	X(0x9fa0, "proc")                                                     \
 	X(0x62656572, "sysfs")                                                \
@@ -92,14 +92,27 @@
 	X(0x42494e4d, "binfmt_misc")                                          \
 	X(0x62656570, "configfs")                                             \
 	X(0x65735543, "fusectl")                                              \
-	X(0x19800202, "mqueue")
+	X(0x19800202, "mqueue")                                               \
+	X(0xf97cff8c, "selinuxfs")                                            \
+	X(0x43415d53, "smackfs")                                              \
+	X(0x7655821, "resctrl")                                               \
+	X(0xabba1974, "xenfs")                                                \
+	X(0x6e667364, "nfsd")                                                 \
+	X(0x67596969, "rpc_pipefs")
+
+/* Kernel filesystems whose statfs magic is another's, known by their
+ * mount's type only: X(magic, name) with magic 0. devtmpfs shows tmpfs's
+ * magic and holds the host's device nodes. */
+#define SANDY_KERNEL_FS_NAMED_MAP(X)                                         \
+	X(0, "devtmpfs")
 
 /* The kernel's own trees, by canonical path: X(path, programs). What lies
- * within one counts as on a kernel filesystem whatever its statfs magic,
- * since a tmpfs there (/dev itself is devtmpfs, /sys/fs/cgroup, /dev/shm)
- * shows tmpfs's magic and holds the host's device nodes or control
- * points. programs: it can hold a file a loader maps (a tmpfs in /dev),
- * so a grant there counts for exec restriction (resolve.c). */
+ * within one, or on the device of a tmpfs mounted there (a bind mount of
+ * it elsewhere), counts as on a kernel filesystem whatever its magic,
+ * since a tmpfs there (/sys/fs/cgroup, /dev/shm) shows tmpfs's magic and
+ * holds control points or the host's shared memory (kernel_fs.h).
+ * programs: it can hold a file a loader maps (a tmpfs in /dev), so a
+ * grant there counts for exec restriction (resolve.c). */
 #define SANDY_KERNEL_TREE_MAP(X)                                             \
 	X("/proc", 0)                                                         \
 	X("/sys", 0)                                                          \

@@ -175,34 +175,6 @@ static void lists(void)
 	printf("])\n");
 #undef SANDY_X
 
-	printf("\n// Kernel filesystems by their statfs magic number: no workspace or\n"
-	       "// writable root lies on one, no read_write grant names anything on one\n"
-	       "// but a device node (their files check the uid, not capabilities).\n"
-	       "const KERNEL_FILESYSTEMS = Object.freeze([\n");
-	{
-		int n = 0;
-#define SANDY_X(magic, name) n++;
-		SANDY_KERNEL_FS_MAP(SANDY_X)
-#undef SANDY_X
-#define SANDY_X(magic, name)                                                 \
-	do {                                                                  \
-		printf("  Object.freeze({ magic: 0x%lx, name: ", (unsigned long)(magic)); \
-		js_string(name);                                              \
-		printf(" })%s\n", --n > 0 ? "," : "");                        \
-	} while (0);
-		SANDY_KERNEL_FS_MAP(SANDY_X)
-#undef SANDY_X
-	}
-	printf("])\n");
-	printf("\n// The kernel's own trees: within one counts as on a kernel filesystem\n"
-	       "// (a tmpfs there shows tmpfs's magic).\n");
-	first = 1;
-	printf("const KERNEL_TREES = Object.freeze([");
-#define SANDY_X(tree, programs) word(&first, tree);
-	SANDY_KERNEL_TREE_MAP(SANDY_X)
-#undef SANDY_X
-	printf("])\n");
-
 	printf("\n// The policy document's schema_version.\n"
 	       "const SCHEMA_VERSION = %u\n", (unsigned)SANDY_DOC_SCHEMA_VERSION);
 }
@@ -253,7 +225,7 @@ int main(void)
 	       "  ENFORCEMENTS,\n"
 	       "  SANDBOX_ERROR_KINDS,\n"
 	       "  POLICY_DOCUMENT_ERROR_KINDS,\n"
-	       "  KERNEL_FILESYSTEMS,\n  KERNEL_TREES,\n"
+	       ""
 	       "  SCHEMA_VERSION,\n"
 	       "  LAUNCHER\n"
 	       "})\n");

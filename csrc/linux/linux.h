@@ -91,6 +91,10 @@ typedef struct sandy_procs {
 					 * process, -1 elsewhere */
 	int tty;                        /* stdio's terminal, whose foreground
 					 * group this process's was, or -1 */
+	pid_t fg;                       /* its foreground group as last chosen
+					 * outside: this process's, then the
+					 * one it had at a SIGCONT from outside
+					 * (a shell's bg or fg) */
 } sandy_procs;
 
 /* Before the first fork, nothing changed yet (PreparationFailed): the

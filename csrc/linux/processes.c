@@ -76,11 +76,11 @@
  * a command stopped in a group of its own would never see it and outlive
  * the session. Stop signals are not taken: a terminal's reach the command
  * itself, and one sent to the launcher alone stops the launcher. The
- * outer process gives the terminal back to its own process group at the
- * end when that was the foreground one and the group that has it now
- * ended with the command: a command that took it (job control) would
- * leave it to a group that no longer exists, while a group with a
- * process left (the shell that put this job in the background) keeps it. */
+ * outer process gives the terminal back at the end when it had it at the
+ * start and a group of the command took it and ended with it (job
+ * control would leave it to a group that no longer exists): to its own
+ * group, or to the one its shell chose at the last SIGCONT (bg). A group
+ * with a process left (the shell, a job it started meanwhile) keeps it. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -135,6 +135,7 @@ int sandy_procs_begin(sandy_procs *s, char **words, size_t n_words,
 	for (int fd = 0; fd <= 2 && s->tty < 0; fd++)
 		if (tcgetpgrp(fd) == getpgrp())
 			s->tty = fd;
+	s->fg = getpgrp();
 	supervised_signals(&set);
 	sigemptyset(&dfl.sa_mask);
 	/* SIGCHLD ignored by the caller would reap the supervisors' children
@@ -167,11 +168,24 @@ static int wait_plainly(pid_t child)
 	return status;
 }
 
+/* A SIGCONT from outside the sandbox (none inside can signal this
+ * process: Landlock's scope) comes from job control: the shell that sent
+ * it chose the terminal's foreground group just before (its own for bg,
+ * this one's for fg). */
+static void note_foreground(sandy_procs *s)
+{
+	pid_t fg = s->tty >= 0 ? tcgetpgrp(s->tty) : -1;
+
+	if (fg > 0)
+		s->fg = fg;
+}
+
 /* Waits for the child, passing on to it each signal of the set that a
  * process sent, and reaping every other child that ends meanwhile (the
  * orphans an init or a subreaper inherits). Its wait status, or -1 when
- * the signal gone (0: none) came first. */
-static int supervise(pid_t child, int gone)
+ * the signal gone (0: none) came first. With terminal, notes who has it
+ * at each SIGCONT (the outer process). */
+static int supervise(pid_t child, int gone, sandy_procs *terminal)
 {
 	sigset_t set;
 	siginfo_t si;
@@ -195,6 +209,8 @@ static int supervise(pid_t child, int gone)
 			kill(child, SIGHUP);
 			kill(child, SIGCONT);
 		} else if (sig > 0 && si.si_code != SI_KERNEL) {
+			if (sig == SIGCONT && terminal != NULL)
+				note_foreground(terminal);
 			kill(child, sig);
 		}
 	}
@@ -230,11 +246,11 @@ pid_t sandy_procs_fork_init(sandy_procs *s, sandy_error *err)
 	return fork_inner(s, "fork of the init", err);
 }
 
-/* The terminal back to this process's group, which had it at the start,
- * when the command's group took it and ended with the command (from a
- * group in the background of its session: SIGTTOU blocked). A group
- * that still has a process is the session's (its shell put this job in
- * the background and took the terminal): it keeps it. */
+/* The terminal back to the group last chosen outside (this process's,
+ * or its shell's after bg), when a group of the command took it and
+ * ended with the command (from a group in the background of its session:
+ * SIGTTOU blocked). A group that still has a process keeps it: the
+ * shell's, or a job the shell gave it to meanwhile. */
 static void give_back_terminal(const sandy_procs *s)
 {
 	sigset_t ttou;
@@ -243,19 +259,19 @@ static void give_back_terminal(const sandy_procs *s)
 	if (s->tty < 0)
 		return;
 	fg = tcgetpgrp(s->tty);
-	if (fg <= 0 || fg == getpgrp() || kill(-fg, 0) == 0 || errno != ESRCH)
+	if (fg <= 0 || fg == s->fg || kill(-fg, 0) == 0 || errno != ESRCH)
 		return;
 	sigemptyset(&ttou);
 	sigaddset(&ttou, SIGTTOU);
 	sigprocmask(SIG_BLOCK, &ttou, NULL);
-	tcsetpgrp(s->tty, getpgrp());
+	tcsetpgrp(s->tty, s->fg);
 }
 
 void sandy_procs_outer(sandy_procs *s, pid_t inner)
 {
 	int status, reported;
 
-	status = supervise(inner, 0);
+	status = supervise(inner, 0, s);
 	/* the command's status, when the inner supervisor lived to send it;
 	 * else its own (its fatal line's 125, or the signal that killed it) */
 	if (read(s->link, &reported, sizeof(reported)) == sizeof(reported))
@@ -327,7 +343,7 @@ int sandy_procs_init(sandy_procs *s, sandy_error *err)
 	command = fork_command(s, err);
 	if (command <= 0)
 		return (int)command;
-	report(s, supervise(command, 0));
+	report(s, supervise(command, 0, NULL));
 }
 
 /* ---- the Landlock-only level ------------------------------------------ */
@@ -375,7 +391,7 @@ static int become_reaper(sandy_procs *s, sandy_error *err)
 	/* out of the caller's process group, the command's: a kill of that
 	 * group must leave the reaper to sweep */
 	setpgid(0, 0);
-	status = supervise(command, OUTER_GONE);
+	status = supervise(command, OUTER_GONE, NULL);
 	sweep();
 	if (status < 0)
 		_exit(SANDY_LAUNCHER_EXIT_FAILURE); /* nobody to tell */
