@@ -58,17 +58,16 @@ function checkWritableRoots (roots) {
 // None lies on a kernel filesystem, whose files are kernel settings and
 // devices rather than data (the C core's rule, csrc/core/kernel_fs.h).
 function resolveDirectory (dir, fail) {
-  let root, st, kernel
+  let root, st
   try {
     root = fs.realpathSync.native(dir)
     st = fs.statSync(root, { bigint: true })
-    kernel = st.isDirectory() && binding.addon.onKernelFilesystem(Buffer.from(root))
   } catch (err) {
-    if (err.code === 'SANDY_ADDON_UNAVAILABLE') throw err
     throw fail(`cannot be resolved (${err.code})`, err.code)
   }
   if (!st.isDirectory()) throw fail('is not a directory')
-  if (kernel) throw fail('lies on a kernel filesystem (/proc, /sys, /dev and the like)')
+  // (an error here, ESANDYFS, is the host's: its mount table unreadable)
+  if (binding.addon.onKernelFilesystem(Buffer.from(root))) throw fail('lies on a kernel filesystem (/proc, /sys, /dev and the like)')
   return { root, rootId: `${st.dev}:${st.ino}` }
 }
 

@@ -1138,7 +1138,8 @@ static napi_value on_kernel_filesystem(napi_env env, napi_callback_info info)
 	free(path);
 	if (on < 0) {
 		napi_throw_error(env, "ESANDYFS",
-				 "onKernelFilesystem: the filesystem could not be told");
+				 "cannot tell whether a directory lies on a kernel "
+				 "filesystem (is /proc/self/mountinfo readable?)");
 		return NULL;
 	}
 	return make_bool(env, on == 1);
