@@ -91,6 +91,24 @@ allowedCase(t, fx, 'a grant of /usr serves /bin/sh through the host\'s /bin link
   }
 })
 
+// ---- an exact directory grant: the node, not what it holds -------------
+// (the view shows it as an empty directory of its skeleton; the
+// Landlock-only level gives it READ_DIR alone: csrc/linux/landlock.c)
+function exactDir (user) {
+  const root = tree(fx, user, { 'ex/f': 'ex\n', 'ex/sub/g': 'g\n' })
+  const at = (rel) => path.join(root, rel)
+  return { at, policy: basePolicy(fx).grant(at('ex'), AccessMode.Read, PathScope.Exact), cwd: at('ex') }
+}
+allowedCase(t, fx, 'an exact directory grant lists the directory', (user) => {
+  const s = exactDir(user)
+  return { ...s, argv: op('list', s.at('ex')) }
+})
+for (const child of ['ex/f', 'ex/sub/g']) {
+  escapeCase(t, fx, `an exact directory grant cannot read its children (${child})`, (user) => {
+    const s = exactDir(user)
+    return { ...s, argv: op('read', s.at(child)), errnos: [...HIDDEN, 'EACCES'] }
+  })
+}
 // ---- symlinks from the writable grant to the outside ----------------------
 for (const [name, link, errnos] of [
   ['an absolute symlink to an ungranted file', { symlink: '@/out/file' }, HIDDEN],

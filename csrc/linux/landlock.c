@@ -240,10 +240,25 @@ static int add_exact(ll_ctx *ctx, int fd, uint64_t rights, bool rw)
 			S_ISDIR(st.st_mode));
 }
 
+/* In the view, an exact directory grant that no mount covers is a
+ * placeholder directory of the skeleton (mount_view.c), the view's root
+ * filesystem, which the launcher made and nothing else can write: it is
+ * the node the rule names, with no host object behind it to compare. */
+static bool skeleton_node(const ll_ctx *ctx, const sandy_ll_rule *rule,
+			  const struct stat *st)
+{
+	struct stat root;
+
+	return ctx->p->with_view && rule->scope == SANDY_SCOPE_EXACT &&
+	       S_ISDIR(st->st_mode) && sandy_stat(AT_FDCWD, "/", 0, &root) == 0 &&
+	       root.st_dev == st->st_dev;
+}
+
 /* One rule path of the plan. Its expect: the object confine pinned at
  * the path (pins.c), or NULL; a rule path that names another object now
- * fails closed. (Resolution keeps every path within SANDY_PATH_MAX_BYTES;
- * a longer one would fail to open below, closed.) */
+ * (other than its skeleton placeholder) fails closed. (Resolution keeps
+ * every path within SANDY_PATH_MAX_BYTES; a longer one would fail to open
+ * below, closed.) */
 static int add_path_rules(ll_ctx *ctx, const sandy_ll_rule *rule)
 {
 	const sandy_identity *expect = rule->expect;
@@ -257,8 +272,9 @@ static int add_path_rules(ll_ctx *ctx, const sandy_ll_rule *rule)
 				  rule->section, rule->index, strerror(errno));
 	if (expect != NULL && expect->known &&
 	    (sandy_stat(fd, NULL, 0, &st) != 0 ||
-	     (unsigned long long)st.st_dev != expect->dev ||
-	     (unsigned long long)st.st_ino != expect->ino)) {
+	     (((unsigned long long)st.st_dev != expect->dev ||
+	       (unsigned long long)st.st_ino != expect->ino) &&
+	      !skeleton_node(ctx, rule, &st)))) {
 		close(fd);
 		return sandy_fail(ctx->err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "landlock: %s[%zu] changed since confine",
