@@ -268,7 +268,9 @@ let state = null
 // SANDY_LAUNCHER_UNUSABLE rather than ever return an unverified one.
 // dirs: where copies may go, best first (csrc/core/copy_dirs.c's list for euid).
 function verifiedLauncher ({ source, digest, dirs }, euid = process.geteuid()) {
-  if (state && state.source === source && state.digest === digest && state.euid === euid && state.dirs === dirs && stillValid(state.at)) {
+  // (the candidates compared by value: each caller builds its list anew)
+  if (state && state.source === source && state.digest === digest && state.euid === euid &&
+      state.dirs.length === dirs.length && state.dirs.every((d, i) => d === dirs[i]) && stillValid(state.at)) {
     return state.at.file
   }
   if (typeof digest !== 'string' || !/^[0-9a-f]{64}$/.test(digest)) {
@@ -286,7 +288,7 @@ function verifiedLauncher ({ source, digest, dirs }, euid = process.geteuid()) {
     if (at) break
   }
   if (!at) throw unusable(`no directory can hold a private copy of it (${why.join('; ')})`)
-  state = { source, digest, euid, dirs, at }
+  state = { source, digest, euid, dirs: [...dirs], at }
   return at.file
 }
 

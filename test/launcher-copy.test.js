@@ -387,6 +387,58 @@ for (const user of users()) {
   })
 }
 
+// ---- confine() starts nothing ---------------------------------------------
+
+// What the kernel saw a traced process do between two marker opens:
+// programs executed, processes started (threads aside), and opens of the
+// launcher's files. strace is one of setup.sh's packages.
+function census (log, mark, launchers) {
+  const lines = fs.readFileSync(log, 'utf8').split('\n')
+  const begin = lines.findIndex((l) => l.includes(`${mark}-begin`))
+  const end = lines.findIndex((l) => l.includes(`${mark}-end`))
+  const window = begin >= 0 && end > begin ? lines.slice(begin + 1, end) : null
+  if (window === null) return null
+  return {
+    execs: window.filter((l) => /\bexecve(at)?\(/.test(l)).length,
+    processes: window.filter((l) => /\b(fork|vfork|clone3?)\(/.test(l) && !l.includes('CLONE_THREAD')).length,
+    opens: window.filter((l) => /\bopenat\(/.test(l) && launchers.some((f) => l.includes(JSON.stringify(f)))).length
+  }
+}
+
+for (const user of users()) {
+  t.test(`confine() starts no process and reads no launcher after its first call [${user.name}]`, async (t) => {
+    const dir = ownedDir(base(t), user)
+    const ws = ownedDir(path.join(dir, 'ws'), user)
+    const log = path.join(dir, 'trace')
+    const script = `
+      const fs = require('node:fs')
+      const sandy = require(${JSON.stringify(ROOT)})
+      const { spawnSync } = require('node:child_process')
+      const mark = (m) => { try { fs.openSync('/sandy-census-' + m) } catch {} }
+      const providers = ['sandy', 'bwrap'].map((backend) => sandy.createLocalSandboxProvider({ backend }))
+      const once = () => providers.map((p) => [p.confine(['true'], { mode: 'read-only', workspaceRoot: ${JSON.stringify(ws)} }).argv[0],
+        p.confine(['true'], { mode: 'workspace-write', workspaceRoot: ${JSON.stringify(ws)} }).argv[0]])
+      const launcher = once()[0][0]
+      mark('calls-begin')
+      for (let i = 0; i < 25; i++) once()
+      mark('calls-end')
+      // (the control: what the census counts when it happens)
+      mark('control-begin')
+      spawnSync(launcher, [], { stdio: 'ignore' })
+      fs.readFileSync(launcher)
+      mark('control-end')
+      process.stdout.write(launcher)`
+    const argv = [...user.wrap, '/usr/bin/strace', '-f', '-qq', '-e', 'trace=openat,execve,execveat,fork,vfork,clone,clone3', '-o', log, ...NODE, '-e', script]
+    const r = spawnSync(argv[0], argv.slice(1), { cwd: '/', env: plainNodeEnv(withSanitizerEnv({})), encoding: 'utf8', timeout: 120000 })
+    t.equal(r.status, 0, `the traced script ran (${r.stderr.slice(0, 400)})`)
+    const launchers = [r.stdout, path.join(RELEASE, 'sandy-launcher')]
+    const calls = census(log, 'calls', launchers)
+    t.same(calls, { execs: 0, processes: 0, opens: 0 }, '100 confine() calls: no program run, no process started, no launcher file opened')
+    const control = census(log, 'control', launchers)
+    t.ok(control && control.execs >= 1 && control.processes >= 1 && control.opens >= 1, `control: a spawn and a read of the launcher are counted (${JSON.stringify(control)})`)
+  })
+}
+
 // ---- the Landlock-only level -----------------------------------------------
 
 t.test('the Landlock-only level refuses a workspace that contains a launcher copy', { skip: ISOLATION }, async (t) => {

@@ -1,0 +1,43 @@
+#!/usr/bin/env node
+'use strict'
+// What confine() itself costs once the process has verified its launcher
+// (docs/launcher-copy.md: a digest once per process, no process started
+// after that), from a small Node process and from one holding 300 MB,
+// beside a bare spawnSync of /bin/true in the same process (what a
+// process started per call would cost there). Each in a fresh Node
+// process; medians; never fails on time.
+//   node bench/confine.js [calls]   (default 300)
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+
+const calls = Number(process.argv[2] || 300)
+const pkg = path.join(__dirname, '..')
+const ws = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-bench-confine-'))
+const script = `
+  const { spawnSync } = require('node:child_process')
+  const held = Number(process.argv[1]) > 0 ? Buffer.alloc(Number(process.argv[1]) * 1024 * 1024, 1) : null
+  const p = require(${JSON.stringify(pkg)}).createLocalSandboxProvider({ backend: 'sandy' })
+  const opts = { mode: 'workspace-write', workspaceRoot: ${JSON.stringify(ws)} }
+  p.confine(['true'], opts)
+  const us = (f) => { const t0 = process.hrtime.bigint(); f(); return Number(process.hrtime.bigint() - t0) / 1e3 }
+  const median = (a) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]
+  const confine = []
+  const spawn = []
+  for (let i = 0; i < ${calls}; i++) {
+    confine.push(us(() => p.confine(['true'], opts)))
+    if (i % 10 === 0) spawn.push(us(() => spawnSync('/bin/true')))
+  }
+  process.stdout.write(JSON.stringify({ confine: median(confine), spawn: median(spawn), held: held ? held.length : 0 }))`
+try {
+  console.log(`confine() after the first call, median of ${calls} calls (sandy backend, workspace-write):`)
+  for (const [name, mb] of [['small Node process', 0], ['Node process holding 300 MB', 300]]) {
+    const r = spawnSync(process.execPath, ['-e', script, String(mb)], { encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`the ${name} failed: ${r.stderr}`)
+    const m = JSON.parse(r.stdout)
+    console.log(`  ${name.padEnd(28)} confine() ${m.confine.toFixed(1)} us; bare spawnSync ${m.spawn.toFixed(1)} us (confine = ${(m.confine / m.spawn).toFixed(3)} x a spawn)`)
+  }
+} finally {
+  fs.rmSync(ws, { recursive: true, force: true })
+}
