@@ -5,6 +5,7 @@
 const fs = require('node:fs')
 const { SandboxUnavailableError } = require('./errors')
 const { currentDir } = require('./paths')
+const { own, isDense } = require('./own')
 
 function stderrLines (stderr) {
   const text = stderr instanceof Uint8Array
@@ -48,17 +49,18 @@ function isSignature (s) {
   return typeof s === 'string' && s.trim() !== '' && !/[\r\n]/.test(s)
 }
 
-const isStringArray = (a) => Array.isArray(a) && a.every((x) => typeof x === 'string')
+const isStringArray = (a) => isDense(a) && a.every((x) => typeof x === 'string')
 
 // A RunnerFailureRule as the seam defines it, wherever it came from,
 // copied once (a getter cannot pass the check and then answer otherwise).
 function checkRule (rule, i) {
   const what = `confined.runnerFailureRules[${i}]`
   if (rule === null || typeof rule !== 'object') throw new TypeError(`${what} must be an object`)
-  const copy = (v) => (Array.isArray(v) ? [...v] : v)
-  const fatalSignatures = copy(rule.fatalSignatures)
-  const allowedExitCodes = copy(rule.allowedExitCodes)
-  const informationalLines = copy(rule.informationalLines)
+  // (a hole would be read through the prototype: not an array here)
+  const copy = (v) => (isDense(v) ? [...v] : Array.isArray(v) ? null : v)
+  const fatalSignatures = copy(own(rule, 'fatalSignatures'))
+  const allowedExitCodes = copy(own(rule, 'allowedExitCodes'))
+  const informationalLines = copy(own(rule, 'informationalLines'))
   if (!Array.isArray(fatalSignatures) || fatalSignatures.length === 0 || !fatalSignatures.every(isSignature)) {
     throw new TypeError(`${what}.fatalSignatures must be a non-empty array of non-blank, single-line strings`)
   }
@@ -72,10 +74,13 @@ function checkRule (rule, i) {
 }
 
 // -> {kind: 'runner-failure' | 'denied' | 'ordinary', detail?: string}
-function classifyExit (confined, { code = null, signal = null, stderr = '' } = {}) {
+function classifyExit (confined, result = {}) {
+  const code = own(result, 'code') ?? null
+  const signal = own(result, 'signal') ?? null
+  const stderr = own(result, 'stderr') ?? ''
   // each read once, and copied
-  const given = confined !== null && typeof confined === 'object' ? [confined.runnerFailureRules, confined.denialSignatures] : []
-  const [rules, denials] = given.map((v) => (Array.isArray(v) ? [...v] : null))
+  const given = confined !== null && typeof confined === 'object' ? [own(confined, 'runnerFailureRules'), own(confined, 'denialSignatures')] : []
+  const [rules, denials] = given.map((v) => (isDense(v) ? [...v] : null))
   if (!rules || !denials || !isStringArray(denials)) {
     throw new TypeError('confined must be a ConfinedArgv (runnerFailureRules and denialSignatures arrays)')
   }
@@ -116,14 +121,17 @@ function usableDirectory (cwd) {
 // semantics (null).
 const SPAWN_SYSCALLS = ['spawn', 'spawnSync']
 
-function classifySpawnError (confined, err, { cwd = currentDir() } = {}) {
+function classifySpawnError (confined, err, options = {}) {
   if (!(err instanceof Error)) return null
-  if (err.code !== 'ENOENT' && err.code !== 'EACCES') return null
-  const file = confined.argv[0]
-  if (err.path !== file || !SPAWN_SYSCALLS.some((s) => err.syscall === s || err.syscall === `${s} ${file}`)) return null
+  const [code, errPath, syscall] = ['code', 'path', 'syscall'].map((k) => own(err, k))
+  if (code !== 'ENOENT' && code !== 'EACCES') return null
+  const argv = own(confined, 'argv')
+  const file = isDense(argv) ? argv[0] : undefined
+  if (typeof file !== 'string' || errPath !== file || !SPAWN_SYSCALLS.some((s) => syscall === s || syscall === `${s} ${file}`)) return null
+  const cwd = own(options, 'cwd') ?? currentDir()
   if (!usableDirectory(cwd)) return null
   return new SandboxUnavailableError('the sandbox runner could not be started', {
-    reasons: [`${err.code}: the sandbox runner is missing or not executable`],
+    reasons: [`${code}: the sandbox runner is missing or not executable`],
     cause: err
   })
 }

@@ -9,6 +9,7 @@ const { SandboxPolicy, cwdBytes } = require('./policy')
 const { probe } = require('./probe')
 const { launcherDialect, newNonce, launcherRules, checkArgv, checkArgvSize } = require('./launcher-protocol')
 const { currentDir } = require('./paths')
+const { own, ownOptions } = require('./own')
 
 // What the launcher's denials print (csrc/addon/seam.c):
 // - EACCES from Landlock ("Permission denied"),
@@ -55,8 +56,12 @@ function verifiedRunner () {
 // The implementation, with the launcher and the probe injectable for the
 // test suite (a build with one layer switched off is run against the same
 // cases). Production callers use confinePolicy, which takes neither.
-function confineWith (argv, policy, { cwd = currentDir() } = {}, { launcher, report } = {}) {
+function confineWith (argv, policy, options = {}, inject = {}) {
   checkArgv(argv)
+  if (options === null || typeof options !== 'object') throw new TypeError('options must be an object')
+  const cwd = ownOptions(options, ['cwd'], 'options').cwd ?? currentDir()
+  const launcher = own(inject, 'launcher')
+  const report = own(inject, 'report')
   if (!(policy instanceof SandboxPolicy)) throw new TypeError('policy must be a SandboxPolicy')
   const cwdArg = cwdBytes(cwd)
   const enforcement = hostVerdict(report || probe())

@@ -26,11 +26,18 @@ function split (config) {
   if (config === null || typeof config !== 'object') throw new TypeError('sandy-native/dsh: config must be an object')
   const unknown = Object.keys(config).find((k) => !PROVIDER_KEYS.includes(k) && !POLICY_KEYS.includes(k))
   if (unknown !== undefined) throw new TypeError(`sandy-native/dsh: unknown config key ${JSON.stringify(unknown)}`)
-  const pick = (keys) => Object.fromEntries(keys.filter((k) => Object.hasOwn(config, k)).map((k) => [k, config[k]]))
+  // (objects without a prototype: what a key not given reads is undefined,
+  // never a polluted Object.prototype's, here and in dsh's own services)
+  const pick = (keys) => Object.assign(Object.create(null), Object.fromEntries(keys.filter((k) => Object.hasOwn(config, k)).map((k) => [k, config[k]])))
   if (Object.hasOwn(config, 'runnerEnforcement') && !Object.hasOwn(config, 'runnerCommand')) {
     throw new TypeError('sandy-native/dsh: runnerEnforcement goes with runnerCommand')
   }
-  return { provider: pick(PROVIDER_KEYS), policy: pick(POLICY_KEYS) }
+  // (dsh's policy service reads its config, as validated by cordis, through
+  // the prototype chain: both keys are always given, with dsh's defaults)
+  const policy = pick(POLICY_KEYS)
+  policy.mode ??= 'read-only'
+  policy.workspaceRoot ??= process.cwd()
+  return { provider: pick(PROVIDER_KEYS), policy }
 }
 
 // dsh's names for an operator runner (`runnerCommand`, its

@@ -1,7 +1,7 @@
 'use strict'
 // Error classes. Messages name a phase or a document position, never a
 // policy value (no paths, no key values).
-
+const { own } = require('./own')
 
 class PolicyDocumentError extends Error {
   constructor ({ kind, line, column, version, message }) {
@@ -28,7 +28,9 @@ class SandboxError extends Error {
 // The seam's fail-closed error: no usable backend, or a confined launch that
 // provably never started. `reasons` says why, per candidate when known.
 class SandboxUnavailableError extends Error {
-  constructor (message, { reasons = [], cause } = {}) {
+  constructor (message, options = {}) {
+    const reasons = own(options, 'reasons') ?? []
+    const cause = own(options, 'cause')
     super(message, cause === undefined ? undefined : { cause })
     this.name = 'SandboxUnavailableError'
     this.code = 'SANDBOX_UNAVAILABLE'

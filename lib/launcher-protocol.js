@@ -6,6 +6,7 @@
 // Loading it needs no addon (the CLI's help works without one).
 const crypto = require('node:crypto')
 const { LAUNCHER } = require('./vocabulary')
+const { isDense } = require('./own')
 
 // The launcher's dialect comes from the C core (csrc/addon/seam.c), the one
 // place that knows what its denials print and which exit status and line
@@ -36,7 +37,7 @@ function launcherRules (nonce) {
 // The argv a caller hands over: words the kernel can carry, a program to
 // run.
 function checkArgv (argv) {
-  if (!Array.isArray(argv) || argv.length === 0 || argv[0] === '' ||
+  if (!isDense(argv) || argv.length === 0 || argv[0] === '' ||
       !argv.every((w) => typeof w === 'string' && !w.includes('\0'))) {
     throw new TypeError('argv must be a non-empty array of strings without NUL bytes')
   }

@@ -22,4 +22,13 @@ function ownOptions (object, known, what) {
   return Object.fromEntries(known.map((k) => [k, own(object, k)]))
 }
 
-module.exports = { own, ownOptions }
+// An array every index of which is its own: a hole would be read through
+// Array.prototype and Object.prototype (and every(), some() skip holes, so
+// a checked array could still hand one on).
+function isDense (array) {
+  if (!Array.isArray(array)) return false
+  for (let i = 0; i < array.length; i++) if (!Object.hasOwn(array, i)) return false
+  return true
+}
+
+module.exports = { own, ownOptions, isDense }

@@ -7,6 +7,7 @@ const binding = require('./binding')
 const { PolicyDocumentError, SandboxError } = require('./errors')
 const { AccessMode, PathScope, NetworkPolicy, SCHEMA_VERSION, DOCUMENT_KEYS } = require('./vocabulary')
 const { currentDir } = require('./paths')
+const { own } = require('./own')
 
 // Errors name a section as the document (and the C core) spells it.
 const DOCUMENT_NAMES = DOCUMENT_KEYS
@@ -140,8 +141,8 @@ class SandboxPolicy {
 
   // Effective rules against one working-directory snapshot, as the
   // launcher will compute them; throws SandboxError (InvalidPolicy).
-  resolve ({ cwd = currentDir() } = {}) {
-    return resolveNative(this.toNative(), cwdBytes(cwd))
+  resolve (options = {}) {
+    return resolveNative(this.toNative(), cwdBytes(own(options, 'cwd') ?? currentDir()))
   }
 
   static fromJson (source) {

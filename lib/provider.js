@@ -11,7 +11,7 @@ const { probe: hostProbe } = require('./probe')
 const { SandboxUnavailableError } = require('./errors')
 const { isWithin } = require('./paths')
 const { seatbeltArgv } = require('./seatbelt')
-const { own, ownOptions } = require('./own')
+const { own, ownOptions, isDense } = require('./own')
 const { checkRunner, refuseRunner } = require('./runner')
 const { newNonce, launcherRules, checkArgv, checkArgvSize } = require('./launcher-protocol')
 const { BACKENDS, CONFINED_MODES, UNCONFINED_MODE, LAUNCHER } = require('./vocabulary')
@@ -45,7 +45,7 @@ function isPathString (p) {
 function checkWritableRoots (roots) {
   if (roots === undefined) return []
   const max = LAUNCHER.writableRootsMax
-  if (!Array.isArray(roots) || roots.length > max) throw new TypeError(`options.writableRoots must be an array of at most ${max} paths`)
+  if (!isDense(roots) || roots.length > max) throw new TypeError(`options.writableRoots must be an array of at most ${max} paths`)
   roots.forEach((r, i) => {
     if (!isPathString(r) || !path.isAbsolute(r)) throw new TypeError(`options.writableRoots[${i}] must be an absolute path string`)
   })

@@ -9,7 +9,7 @@ const { ancestorIds } = require('./launcher-copy')
 const { SandboxUnavailableError } = require('./errors')
 const { isWithin, currentDir } = require('./paths')
 const { isSignature } = require('./classify')
-const { ownOptions } = require('./own')
+const { ownOptions, isDense } = require('./own')
 const { ENFORCEMENTS } = require('./vocabulary')
 
 const RUNNER_KEYS = Object.freeze(['argv', 'runnerFailureSignatures', 'enforcement', 'denialSignatures'])
@@ -27,15 +27,15 @@ function checkRunner (runner) {
   if (runner === undefined) return undefined
   if (runner === null || typeof runner !== 'object') throw new TypeError('runner must be an object')
   const { argv, runnerFailureSignatures, enforcement, denialSignatures = [] } = ownOptions(runner, RUNNER_KEYS, 'runner')
-  if (!Array.isArray(argv) || argv.length === 0 || !argv.every(isArgWord)) {
+  if (!isDense(argv) || argv.length === 0 || !argv.every(isArgWord)) {
     throw new TypeError('runner.argv must be a non-empty array of strings without NUL bytes')
   }
   if (argv[0] === '') throw new TypeError('runner.argv[0] must name a program')
-  if (!Array.isArray(runnerFailureSignatures) || runnerFailureSignatures.length === 0 ||
+  if (!isDense(runnerFailureSignatures) || runnerFailureSignatures.length === 0 ||
       !runnerFailureSignatures.every(isSignature)) {
     throw new TypeError('runner.runnerFailureSignatures must be a non-empty array of non-empty, single-line strings')
   }
-  if (!Array.isArray(denialSignatures) || !denialSignatures.every(isSignature)) {
+  if (!isDense(denialSignatures) || !denialSignatures.every(isSignature)) {
     throw new TypeError('runner.denialSignatures must be an array of non-empty, single-line strings')
   }
   if (!ENFORCEMENTS.includes(enforcement)) throw new TypeError(`runner.enforcement must be ${ENFORCEMENTS.map((w) => `'${w}'`).join(' or ')}`)
