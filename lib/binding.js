@@ -9,7 +9,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const load = require('node-gyp-build')
-const { verifiedLauncher, protectedDirs } = require('./launcher-copy')
+const { verifiedLauncher, protectedDirs, copyParentIds } = require('./launcher-copy')
 const { LAUNCHER } = require('./vocabulary')
 
 const root = path.resolve(__dirname, '..')
@@ -88,6 +88,7 @@ function verifiedLauncherPath () {
 // every sandbox of the user keeps read-only: the launcher's and those.
 const copyDirs = () => loadAddon().addon.copyDirs(process.geteuid())
 const guardedDirs = (launcher) => protectedDirs(launcher, copyDirs())
+const copyParents = () => copyParentIds(copyDirs())
 
 // addon, addonPath and launcherDigest load the addon when first read; the
 // lib/ modules read binding.addon at call time, never when they load.
@@ -99,5 +100,6 @@ module.exports = {
   launcherPath,
   readDigest,
   verifiedLauncherPath,
-  guardedDirs
+  guardedDirs,
+  copyParents
 }

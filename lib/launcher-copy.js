@@ -328,4 +328,20 @@ function exposure ({ root, rootId }, protect, euid, landlockOnly) {
   return null
 }
 
-module.exports = { verifiedLauncher, protectedDirs, ancestorIds, exposure, chainProblem, unusable, NAME }
+// Device/inode of every directory a process could make one of these copy
+// directories in, or that holds one: each one's parent (or its nearest
+// ancestor that exists, since a missing parent can be made too) and every
+// directory above, symlinks followed. None may be writable in a sandbox of
+// this user, whether the copy directory exists now or not (the launcher
+// refuses the same: csrc/linux/self.c).
+function copyParentIds (candidates) {
+  const ids = new Set()
+  for (const dir of candidates) {
+    let parent = path.dirname(dir)
+    while (parent !== '/' && !fs.existsSync(parent)) parent = path.dirname(parent)
+    for (const id of ancestorIds(fs.realpathSync(parent))) ids.add(id)
+  }
+  return ids
+}
+
+module.exports = { verifiedLauncher, protectedDirs, ancestorIds, copyParentIds, exposure, chainProblem, unusable, NAME }

@@ -105,7 +105,7 @@ const PRIVATE_TEMP = '/tmp'
 // any directory that holds a launcher copy directory (protect), compared
 // by device and inode: a confined command could change the launcher of a
 // later run there.
-function resolveWritableRoots (roots, { mode, root: workspace }, protect) {
+function resolveWritableRoots (roots, { mode, root: workspace }, protect, parents) {
   if (mode !== 'workspace-write' || roots.length === 0) return []
   const out = []
   // (asked once for all the roots)
@@ -123,6 +123,7 @@ function resolveWritableRoots (roots, { mode, root: workspace }, protect) {
     if (r.root === '/') throw writableRootError(i, 'is /, which would make everything writable')
     if (temp.has(r.rootId)) throw writableRootError(i, 'is a temp area the sandbox makes private to each run')
     if (copies.some((above) => above.has(r.rootId))) throw writableRootError(i, "holds the launcher's copy (a confined command could change a later run's launcher)")
+    if (parents.has(r.rootId)) throw writableRootError(i, 'holds the parent of a launcher copy directory (a confined command could make it, with its own program in it)')
     if (r.root !== workspace && !out.some((o) => o.root === r.root)) out.push(r)
   })
   return out
@@ -187,9 +188,11 @@ function nativeDialect (name) {
 
 // A workspace that exposes a launcher copy directory is refused
 // (lib/launcher-copy.js exposure(); the launcher checks the same).
-function refuseExposure ({ mode, root, rootId }, protect, name) {
+function refuseExposure ({ mode, root, rootId }, protect, parents, name) {
   if (mode !== 'workspace-write') return
-  const why = exposure({ root, rootId }, protect, process.geteuid(), name === 'landlock')
+  const why = parents.has(rootId)
+    ? 'the writable workspace holds the parent of a launcher copy directory of this user'
+    : exposure({ root, rootId }, protect, process.geteuid(), name === 'landlock')
   if (why !== null) throw new SandboxUnavailableError(why, { reasons: [`${name}: ${why}`] })
 }
 
@@ -279,8 +282,9 @@ function confineWith (report, { runner, writableRoots }, policy, argv) {
   // the launcher copies' directories: kept read-only in every sandbox, and
   // a workspace that exposes one is refused
   const protect = binding.guardedDirs(launcher)
-  refuseExposure(policy, protect, name)
-  const writable = resolveWritableRoots(writableRoots, policy, protect)
+  const parents = binding.copyParents()
+  refuseExposure(policy, protect, parents, name)
+  const writable = resolveWritableRoots(writableRoots, policy, protect, parents)
   const built = name === 'bwrap'
     ? bwrapArgv(launcher, protect, report, policy, writable, argv, nonce)
     : launcherArgv(launcher, protect, policy, writable, argv, name === 'landlock', nonce)

@@ -387,6 +387,44 @@ for (const user of users()) {
   })
 }
 
+// ---- the parents of the copy directories ----------------------------------
+
+// Whoever can write the parent of a copy directory can make the directory
+// once the host removes it (a tmp cleaner, a user's rm -r), and put its own
+// program in it. No sandbox of the user may make such a parent writable:
+// not as the workspace, not as a writable root, not as a policy's grant,
+// whether the copy directory exists now or not.
+for (const user of users()) {
+  t.test(`no writable workspace, root or grant holds the parent of a copy directory [${user.name}]`, async (t) => {
+    const parent = user.uid === 0 ? '/var/cache' : '/var/tmp'
+    const ws = ownedDir(path.join(base(t), 'ws'), user)
+    const got = node(user, ROOT, `
+      const parent = ${JSON.stringify(parent)}
+      const tryIt = (f) => { try { f(); return 'accepted' } catch (e) { return e.message } }
+      const out = {}
+      for (const backend of ['sandy', 'bwrap', ...(process.getuid() === 0 ? [] : ['landlock'])]) {
+        out[backend + ' workspace'] = tryIt(() => sandy.createLocalSandboxProvider({ backend }).confine(['true'], { mode: 'workspace-write', workspaceRoot: parent }))
+        out[backend + ' workspace above'] = tryIt(() => sandy.createLocalSandboxProvider({ backend }).confine(['true'], { mode: 'workspace-write', workspaceRoot: '/var' }))
+        if (backend !== 'landlock') out[backend + ' writable root'] = tryIt(() => sandy.createLocalSandboxProvider({ backend, writableRoots: ['/var'] }).confine(['true'], { mode: 'workspace-write', workspaceRoot: ${JSON.stringify(ws)} }))
+      }
+      const c = sandy.confinePolicy(['/bin/true'], new sandy.SandboxPolicy('allow_all').grant('/usr', 'read', 'subtree').allowExecute('/usr', 'subtree').grant(parent, 'read_write', 'subtree'), { cwd: '/usr' })
+      out.grant = run(c.argv, { cwd: '/usr' })
+      // (the control: unconfined, the user makes a directory there)
+      const sibling = path.join(parent, 'sandy-native-control-' + process.pid)
+      fs.mkdirSync(sibling); fs.rmdirSync(sibling)
+      out.control = 'made'
+      return out`)
+    t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
+    for (const [what, said] of Object.entries(got)) {
+      if (what === 'grant' || what === 'control') continue
+      t.match(said, /holds the (parent of a launcher copy directory|launcher's copy)/, `${what}: refused (${said})`)
+    }
+    t.equal(got.grant.code, 125, `a policy granting it read_write does not run (${got.grant.stderr})`)
+    t.match(got.grant.stderr, /fatal: InvalidPolicy: a writable grant holds the parent of a launcher copy directory/)
+    t.equal(got.control, 'made', `unconfined, the user can make a directory in ${parent}`)
+  })
+}
+
 // ---- confine() starts nothing ---------------------------------------------
 
 // What the kernel saw a traced process do between two marker opens:

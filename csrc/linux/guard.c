@@ -29,6 +29,9 @@ int sandy_guard_prepare(const sandy_writable_root *roots, size_t n_roots,
 		return -1;
 	if (n_roots == 0)
 		return 0;
+	for (size_t r = 0; r < n_roots; r++)
+		if (sandy_refuse_copy_parents(roots[r].path, uid, err) != 0)
+			return -1;
 	n_copies = sandy_copy_dirs(uid, copies);
 	for (size_t i = 0; i < n_copies; i++) {
 		int fd = sandy_open_copy_dir(copies[i], uid);

@@ -78,6 +78,11 @@ int sandy_open_copy_dir(const char *dir, uid_t uid);
  * swap dir). */
 int sandy_refuse_writable_over(const char *grant, const char *dir, uid_t uid,
 			       sandy_error *err);
+/* self.c: refuses (-1, InvalidPolicy) a writable grant that is the parent
+ * of any candidate copy directory of uid (copy_dirs.h), made or not, or a
+ * directory above that parent, by device and inode along the parent's ".."
+ * chain; PreparationFailed when that chain cannot be walked. */
+int sandy_refuse_copy_parents(const char *grant, uid_t uid, sandy_error *err);
 
 /* processes.c: the launcher's processes (its opening comment says which
  * and why). Each split forks; the process that supervises never returns,

@@ -16,7 +16,11 @@
  * - Landlock-only level: there is no view, and Landlock cannot stop a
  *   rename inside a writable grant, so neither such a directory nor any
  *   directory above it may be the root of a read_write grant, compared by
- *   device and inode, never by path. */
+ *   device and inode, never by path.
+ * - Every level: no read_write grant may hold the parent of any candidate
+ *   copy directory of the uid, whether it exists now or not, whoever owns
+ *   it: a command that can write there could make the directory, and its
+ *   program in it, once the host removes it (docs/launcher-copy.md). */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -198,6 +202,79 @@ int sandy_refuse_writable_over(const char *grant, const char *dir, uid_t uid,
 	}
 }
 
+/* Whether the walk up from dir's parent (or its nearest ancestor that
+ * exists: a missing parent can be made too) meets the object g: 1 yes,
+ * 0 no, -1 the walk failed. Symlinks on the way are followed, since the
+ * parent that counts is the directory in which a process would make dir. */
+static int parent_chain_holds(const char *dir, const struct stat *g)
+{
+	char p[SANDY_PATH_MAX_BYTES + 1];
+	struct stat st, up;
+	int fd = -1;
+
+	snprintf(p, sizeof(p), "%s", dir);
+	while (fd < 0) {
+		char *slash = strrchr(p, '/');
+
+		if (slash == NULL)
+			return -1;
+		if (slash == p)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+		fd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
+		if (fd < 0 && (errno != ENOENT || strcmp(p, "/") == 0))
+			return -1;
+	}
+	for (;;) {
+		int parent;
+
+		if (sandy_stat(fd, NULL, 0, &st) != 0) {
+			close(fd);
+			return -1;
+		}
+		if (same_inode(&st, g)) {
+			close(fd);
+			return 1;
+		}
+		parent = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
+		close(fd);
+		if (parent < 0 || sandy_stat(parent, NULL, 0, &up) != 0) {
+			if (parent >= 0)
+				close(parent);
+			return -1;
+		}
+		if (same_inode(&st, &up)) {
+			close(parent);
+			return 0;
+		}
+		fd = parent;
+	}
+}
+
+int sandy_refuse_copy_parents(const char *grant, uid_t uid, sandy_error *err)
+{
+	char copies[SANDY_COPY_DIRS_MAX][SANDY_COPY_DIR_BYTES];
+	size_t n = sandy_copy_dirs(uid, copies);
+	struct stat g;
+
+	if (sandy_stat(AT_FDCWD, grant, 0, &g) != 0)
+		return 0; /* nothing writable there to check */
+	for (size_t i = 0; i < n; i++) {
+		int held = parent_chain_holds(copies[i], &g);
+
+		if (held < 0)
+			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+					  "self: cannot walk above a launcher "
+					  "copy directory");
+		if (held > 0)
+			return sandy_fail(err, SANDY_ERR_INVALID_POLICY,
+					  "a writable grant holds the parent "
+					  "of a launcher copy directory");
+	}
+	return 0;
+}
+
 /* One protected directory, given as an open descriptor (consumed). */
 static int protect_dir(sandy_resolved *r, sandy_apply_level level,
 		       const char *dir, int fd, sandy_error *err)
@@ -243,6 +320,10 @@ int sandy_protect_self(sandy_resolved *r, sandy_apply_level level,
 
 	if (fd < 0 || protect_dir(r, level, dir, fd, err) != 0)
 		return -1;
+	for (size_t i = 0; i < r->n_grants; i++)
+		if (r->grants[i].access == SANDY_ACCESS_READ_WRITE &&
+		    sandy_refuse_copy_parents(r->grants[i].path, uid, err) != 0)
+			return -1;
 	for (size_t i = 0; i < n; i++) {
 		fd = sandy_open_copy_dir(copies[i], uid);
 		if (fd >= 0 && protect_dir(r, level, copies[i], fd, err) != 0)
