@@ -666,6 +666,30 @@ if (user !== undefined) {
   }
 }
 
+// The host's System V objects and POSIX queues, made by the user: the
+// full level and bubblewrap have an IPC namespace of their own (none
+// there); the Landlock-only level shares the host's, where seccomp refuses
+// every call that would make, open or operate one.
+const IPC_SAYS = { sandy: 'ENOENT', bwrap: 'ENOENT', landlock: 'EPERM' }
+for (const user of users()) {
+  for (const backend of backendsFor(t, user, ['sandy', 'bwrap', 'landlock'])) {
+    t.test(`the host's System V and POSIX IPC objects are out of reach [${backend}, ${user.name}]`, async (t) => {
+      const cwd = ownDir(user)
+      const key = String(0x5a000000 + ((process.pid * 4 + ['sandy', 'bwrap', 'landlock'].indexOf(backend) * 2 + (user.uid === 0 ? 0 : 1)) & 0xffffff))
+      const name = `/sandy-test-${process.pid}-${backend}-${user.uid}`
+      const as = (argv) => { const full = [...user.wrap, ...argv]; return spawnSync(full[0], full.slice(1), { cwd, encoding: 'utf8' }) }
+      const made = as([fx.op, 'ipc', 'make', key, name])
+      t.equal(made.status, 0, `the user makes a segment, a semaphore set, a queue and a POSIX queue (${made.stdout.trim()})`)
+      t.teardown(() => as([fx.op, 'ipc', 'remove', key, name]))
+      const c = confineAs(user, backend, [fx.op, 'ipc', 'open', key, name], { mode: 'read-only', workspaceRoot: cwd })
+      const r = as(c.argv)
+      t.same(results(r.stdout), ['shmget', 'semget', 'msgget', 'mq_open'].map((s) => `fail ${s} ${IPC_SAYS[backend]}`), `confined: none reached (${describe({ code: r.status, signal: r.signal, stdout: r.stdout, stderr: r.stderr })})`)
+      const u = as([fx.op, 'ipc', 'open', key, name])
+      t.same(results(u.stdout), ['ok', 'ok', 'ok', 'ok'], 'unconfined: the same calls reach each one')
+    })
+  }
+}
+
 // ---- a Sandy policy -------------------------------------------------------------
 
 // confinePolicy's launches get the same boundary: the holder that starts

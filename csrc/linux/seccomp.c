@@ -286,6 +286,32 @@ static int add_host_pid_rules(scmp_filter_ctx ctx, sandy_error *err)
 	return add_rule(ctx, eperm, &madvise, 0, NULL, err);
 }
 
+/* Without an IPC namespace of its own (the Landlock-only level) System V
+ * keys and POSIX message queue names are the host's: a command could read
+ * or change the user's shared memory, semaphores and queues (a key is
+ * guessable, and IPC_PRIVATE segments are listed in /proc/sysvipc). Every
+ * call that makes, attaches, operates or controls one fails; shmdt acts
+ * on the caller's own mappings only. */
+static const sandy_sys host_ipc[] = {
+	{"shmget", 0},      {"shmat", 0},          {"shmctl", 0},
+	{"semget", 0},      {"semop", 0},          {"semtimedop", 0},
+	{"semctl", 0},      {"msgget", 0},         {"msgsnd", 0},
+	{"msgrcv", 0},      {"msgctl", 0},         {"mq_open", 0},
+	{"mq_unlink", 0},   {"mq_timedsend", 0},   {"mq_timedreceive", 0},
+	{"mq_notify", 0},   {"mq_getsetattr", 0},
+};
+
+static int add_host_ipc_rules(scmp_filter_ctx ctx, sandy_error *err)
+{
+	size_t n = sizeof(host_ipc) / sizeof(host_ipc[0]);
+
+	for (size_t i = 0; i < n; i++)
+		if (add_rule(ctx, SCMP_ACT_ERRNO(EPERM), &host_ipc[i], 0, NULL,
+			     err) != 0)
+			return -1;
+	return 0;
+}
+
 static int add_network_rules(scmp_filter_ctx ctx, sandy_error *err)
 {
 	sandy_sys s = {"socket", 0};
@@ -321,7 +347,9 @@ static int configure(scmp_filter_ctx ctx, unsigned variant, sandy_error *err)
 	if (add_always_denied(ctx, err) != 0 || add_arg_rules(ctx, err) != 0 ||
 	    add_own_group_rules(ctx, err) != 0)
 		return -1;
-	if ((variant & FILTER_HOST_PIDS) && add_host_pid_rules(ctx, err) != 0)
+	if ((variant & FILTER_HOST_PIDS) &&
+	    (add_host_pid_rules(ctx, err) != 0 ||
+	     add_host_ipc_rules(ctx, err) != 0))
 		return -1;
 	if ((variant & FILTER_NET_BLOCKED) && add_network_rules(ctx, err) != 0)
 		return -1;

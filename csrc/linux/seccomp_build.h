@@ -6,7 +6,8 @@
 
 #define FILTER_NET_BLOCKED 1u
 #define FILTER_SUBPROCESSES 2u
-/* no PID namespace (the Landlock-only level): host processes by number */
+/* no PID or IPC namespace (the Landlock-only level): host processes by
+ * number, the host's System V and POSIX IPC objects by key and name */
 #define FILTER_HOST_PIDS 4u
 #define FILTER_VARIANTS 8u
 
