@@ -179,11 +179,10 @@ for (const user of users()) {
       const got = node(user, pkg, `
         const p = sandy.createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
         const copy = p.confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }).argv[0]
-        // a workspace holding the copy: for uid 65534 the shared /var/tmp;
-        // root's may not hold /var/cache (the copy directory's parent), so
-        // the copy directory itself
-        const home = process.getuid() === 0 ? path.dirname(copy) : '/var/tmp'
-        const ws = process.getuid() === 0 ? home : path.join(home, 'ws')
+        // a workspace holding the copy: none may hold the copy directory's
+        // parent, so the copy directory itself
+        const home = path.dirname(copy)
+        const ws = home
         fs.mkdirSync(ws, { recursive: true })
         const attack = ['/bin/ln', copy, path.join(ws, 'link')]
         const c = p.confine(attack, { mode: 'workspace-write', workspaceRoot: home })
@@ -309,15 +308,16 @@ for (const user of users()) {
       const evil = path.join(dir, 'evil')
       const marker = path.join(ownedDir(path.join(dir, 'outside'), user), 'pwned')
       fs.writeFileSync(evil, EVIL(marker), { mode: 0o755 })
-      // B makes its copy first; A's workspace is the directory above it.
+      // B makes its copy first; A's workspace is the directory holding it.
       // A is the checkout's own package: for uid 65534 a root-owned
       // install that needs no copy, for root the same copy directory.
       const attack = 'd=$(dirname "$1"); cat "$2" > "$1"; mv "$d" "$d.moved"; rm -f "$1"; cp "$2" "$d/x"; echo tried'
       const got = node(user, pkgB, `
         const b = sandy.createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
         const copy = b.confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }).argv[0]
-        // (root's workspace may not hold /var/cache: the copy directory itself)
-        const home = process.getuid() === 0 ? path.dirname(copy) : '/var/tmp'
+        // (no workspace may hold a copy directory's parent: the copy
+        // directory itself)
+        const home = path.dirname(copy)
         const a = require(${JSON.stringify(ROOT)}).createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
         const c = a.confine(['/bin/sh', '-c', ${JSON.stringify(attack)}, 'sh', copy, ${JSON.stringify(evil)}], { mode: 'workspace-write', workspaceRoot: home })
         const confined = run(c.argv, { cwd: home })
@@ -417,7 +417,7 @@ for (const user of users()) {
     t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
     for (const [what, said] of Object.entries(got)) {
       if (what === 'grant' || what === 'control') continue
-      t.match(said, /holds the (parent of a launcher copy directory|launcher's copy)/, `${what}: refused (${said})`)
+      t.match(said, /holds the (parent of a launcher copy directory|launcher's copy)|Landlock-only level cannot protect a launcher copy directory/, `${what}: refused (${said})`)
     }
     t.equal(got.grant.code, 125, `a policy granting it read_write does not run (${got.grant.stderr})`)
     t.match(got.grant.stderr, /fatal: InvalidPolicy: a writable grant holds the parent of a launcher copy directory/)
@@ -488,9 +488,10 @@ t.test('the Landlock-only level refuses a workspace that contains a launcher cop
     const p = sandy.createLocalSandboxProvider({ backend: 'landlock' })
     const copy = p.confine(['true'], { mode: 'read-only', workspaceRoot: '/' }).argv[0]
     let refused = null
-    try { p.confine(['true'], { mode: 'workspace-write', workspaceRoot: path.dirname(path.dirname(copy)) }) } catch (e) { refused = e.message + ' ' + e.reasons.join('; ') }
+    // (the copy directory itself: none may hold its parent at any level)
+    try { p.confine(['true'], { mode: 'workspace-write', workspaceRoot: path.dirname(copy) }) } catch (e) { refused = e.message + ' ' + e.reasons.join('; ') }
     // the launcher itself, handed such a policy directly (no provider)
-    const words = require(${JSON.stringify(path.join(ROOT, 'lib', 'binding.js'))}).addon.seamLauncherWords('workspace-write', [[path.dirname(path.dirname(copy)), idOf(path.dirname(path.dirname(copy)))]], true, 'ab'.repeat(16), [])
+    const words = require(${JSON.stringify(path.join(ROOT, 'lib', 'binding.js'))}).addon.seamLauncherWords('workspace-write', [[path.dirname(copy), idOf(path.dirname(copy))]], true, 'ab'.repeat(16), [])
     const direct = run([copy, ...words, '--', '/bin/true'], { cwd: '/' })
     const ok = p.confine(['/bin/sh', '-c', 'echo hi > f'], { mode: 'workspace-write', workspaceRoot: fs.mkdtempSync('/var/tmp/ws-') })
     return { copy, refused, direct, fine: run(ok.argv, { cwd: ok.argv[ok.argv.indexOf('--') - 1] }).code }`,
@@ -507,31 +508,24 @@ t.test('a sandbox that started before the user\'s copy directory was used cannot
   const pkgB = installPackage(path.join(dir, 'b'), nobody)
   const evil = path.join(dir, 'evil')
   fs.writeFileSync(evil, EVIL(path.join(dir, 'never')), { mode: 0o755 })
-  // A waits for a copy to appear in the user's first shared candidate
-  // directory and then tries to replace it
-  const attack = `for i in $(seq 200); do for f in "$1"/sandy-launcher-*; do [ -f "$f" ] && { chmod u+w "$f" && cat "$2" > "$f" && echo WROTE; exit 0; }; done; sleep 0.05; done; echo NONE`
+  // A would wait in the shared /var/tmp for a copy to appear in the
+  // user's first candidate directory and then replace it: a workspace of
+  // /var/tmp holds that directory's parent, and is refused before anything
+  // runs
+  const attack = `for f in "$1"/sandy-launcher-*; do [ -f "$f" ] && { chmod u+w "$f" && cat "$2" > "$f" && echo WROTE; exit 0; }; done; echo NONE`
   const got = node(nobody, pkgB, `
-    const { spawn } = require('node:child_process')
     const d = '/var/tmp/sandy-native-${nobody.uid}'
     const a = require(${JSON.stringify(ROOT)}).createLocalSandboxProvider({ backend: 'sandy' })
-    const c = a.confine(['/bin/sh', '-c', ${JSON.stringify(attack)}, 'sh', d, ${JSON.stringify(evil)}], { mode: 'workspace-write', workspaceRoot: '/var/tmp' })
-    const child = spawn(c.argv[0], c.argv.slice(1), { cwd: '/var/tmp' })
-    let out = ''
-    child.stdout.on('data', (x) => { out += x })
-    child.stderr.on('data', (x) => { out += x })
-    const done = new Promise((resolve) => child.on('close', resolve))
-    await new Promise((resolve) => setTimeout(resolve, 300))
+    let refused = null
+    try { a.confine(['/bin/sh', '-c', ${JSON.stringify(attack)}, 'sh', d, ${JSON.stringify(evil)}], { mode: 'workspace-write', workspaceRoot: '/var/tmp' }) } catch (e) { refused = e.message }
     const copy = sandy.createLocalSandboxProvider({ backend: 'sandy' }).confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }).argv[0]
-    await done
-    const head = fs.readFileSync(copy).subarray(0, 4).toString('latin1')
     const bare = run(['/bin/sh', '-c', ${JSON.stringify(attack)}, 'sh', d, ${JSON.stringify(evil)}])
-    return { copy, out, head, bare: bare.stdout }`,
+    return { copy, refused, bare: bare.stdout }`,
   { isolate: true })
   t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
-  t.equal(path.dirname(got.copy), `/var/tmp/sandy-native-${nobody.uid}`, 'B\'s copy is in the directory A watched')
-  t.notMatch(got.out, /WROTE/, `confined: A could not replace it (${got.out.trim()})`)
-  t.equal(got.head, '\x7fELF', 'B\'s copy is intact')
-  t.equal(got.bare, 'WROTE\n', 'unconfined: the same loop replaces it')
+  t.equal(path.dirname(got.copy), `/var/tmp/sandy-native-${nobody.uid}`, 'B\'s copy is in the directory A would watch')
+  t.match(got.refused, /holds the parent of a launcher copy directory/, 'A\'s workspace of /var/tmp is refused')
+  t.equal(got.bare, 'WROTE\n', 'unconfined: the same loop replaces the copy')
 })
 
 // ---- the review of issue 8 ---------------------------------------------------
@@ -658,24 +652,28 @@ for (const user of users()) {
 }
 
 // The guard builds bubblewrap's tree in a namespace of its own: the
-// workspace writable, its own uid's copy directory inside it read-only and
-// not renamable, every other mount read-only (shown with a shell as the
-// runner, which then runs in that namespace unconfined otherwise).
+// workspace writable, its own uid's copy directory read-only, every other
+// mount read-only (shown with a shell as the runner, which then runs in
+// that namespace unconfined otherwise). A workspace holding the copy
+// directory's parent is refused before anything runs; the copy directory
+// itself as the workspace stays read-only.
 t.test('the bwrap guard keeps its own copy directory read-only inside a writable workspace', { skip: process.getuid() !== 0 && `${require('../scripts/test-verdict.js').UNCOVERED} the guard as uid 65534: this run is not root` }, async (t) => {
   const nobody = users().at(-1)
   const dir = base(t, '/tmp')
   const pkg = installPackage(dir, nobody)
   const got = node(nobody, pkg, `
     const copy = sandy.createLocalSandboxProvider({ backend: 'sandy' }).confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }).argv[0]
-    const st = fs.statSync('/var/tmp', { bigint: true })
     const d = '/var/tmp/sandy-native-' + process.getuid()
-    const script = 'cd /var/tmp; touch ' + d + '/x && echo COPY; echo x > probe && echo WS; mv ' + d + ' moved && echo MOVED; touch /var/x && echo VAR; true'
-    const r = run([copy, '--sandy-guard-v1', '--nonce', 'ab'.repeat(16), '--bind-root', '/var/tmp', st.dev + ':' + st.ino, '--',
-      '/bin/sh', '-c', script, '--'], { cwd: '/' })
-    return r`, { isolate: true })
+    const guard = (root, script) => { const st = fs.statSync(root, { bigint: true }); return run([copy, '--sandy-guard-v1', '--nonce', 'ab'.repeat(16), '--bind-root', root, st.dev + ':' + st.ino, '--',
+      '/bin/sh', '-c', script, '--'], { cwd: '/' }) }
+    const parent = guard('/var/tmp', 'echo x > /var/tmp/probe && echo WS')
+    const itself = guard(d, 'touch ' + d + '/x && echo COPY; touch /var/x && echo VAR; true')
+    return { parent, itself, probe: fs.existsSync('/var/tmp/probe') }`, { isolate: true })
   t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
-  t.equal(got.stdout, 'WS\n', `only the workspace is written (${got.stderr.trim()})`)
-  t.match(got.stderr, /sandy-native-\d+\/x'?: Read-only file system/, 'the copy directory is read-only')
-  t.match(got.stderr, /mv: cannot move .*: Device or resource busy/, 'and cannot be renamed')
-  t.match(got.stderr, /\/var\/x'?: Read-only file system/, 'everything else is read-only')
+  t.equal(got.parent.code, 125, `a workspace of the copy directory's parent: refused (${got.parent.stderr.trim()})`)
+  t.match(got.parent.stderr, /fatal: InvalidPolicy: a writable grant holds the parent of a launcher copy directory/)
+  t.notOk(got.probe, 'and nothing ran')
+  t.equal(got.itself.stdout, '', `the copy directory as the workspace: nothing written (${got.itself.stderr.trim()})`)
+  t.match(got.itself.stderr, /sandy-native-\d+\/x'?: Read-only file system/, 'the copy directory is read-only')
+  t.match(got.itself.stderr, /\/var\/x'?: Read-only file system/, 'everything else is read-only')
 })
