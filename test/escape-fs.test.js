@@ -6,7 +6,7 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const {
-  AccessMode, PathScope, setup, tree, basePolicy, escapeCase, allowedCase, describe
+  AccessMode, PathScope, setup, tree, basePolicy, escapeCase, allowedCase, describe, users, confine, run
 } = require('./helpers/sandbox.js')
 
 const fx = setup(t)
@@ -90,6 +90,35 @@ allowedCase(t, fx, 'a grant of /usr serves /bin/sh through the host\'s /bin link
     argv: ['/bin/sh', '-c', 'test -x /bin/sh && echo ok']
   }
 })
+
+// ---- grants spelled through a symlink a command can re-point -----------
+// (a command with ws writable re-points ws/link, and every later resolution
+// of the same policy would grant what the link names then: refused, as
+// denies spelled that way are)
+for (const user of users()) {
+  t.test(`a grant spelled through a symlink inside a writable grant is refused [${user.name}]`, async (t) => {
+    const root = tree(fx, user, { 'ws/d/f': 'd\n', 'out/secret': 'secret\n' })
+    const at = (rel) => path.join(root, rel)
+    fs.symlinkSync(at('ws/d'), at('ws/link'))
+    fs.lchownSync(at('ws/link'), user.uid, user.gid)
+    const writable = () => basePolicy(fx).grant(at('ws'), AccessMode.ReadWrite, PathScope.Subtree)
+    for (const [what, policy, section] of [
+      ['a read grant of the link', writable().grant(at('ws/link'), AccessMode.Read, PathScope.Subtree), 'grants'],
+      ['a read grant beneath it', writable().grant(at('ws/link/f'), AccessMode.Read, PathScope.Exact), 'grants'],
+      ['an execute grant of it', writable().allowExecute(at('ws/link'), PathScope.Subtree), 'executable_grants']
+    ]) {
+      t.throws(() => confine(op('read', at('ws/d/f')), policy, at('ws')),
+        { kind: 'InvalidPolicy', message: new RegExp(`${section}\\[\\d\\]: spelled through a symlink inside a writable grant`) }, `${what}: refused`)
+    }
+    t.doesNotThrow(() => confine(op('read', at('ws/d/f')), writable().grant(at('ws/d'), AccessMode.Read, PathScope.Subtree), at('ws')),
+      'the same grant by its canonical path is accepted')
+    // (the control: a command confined with ws writable re-points the link)
+    const r = await run(user, { argv: ['/usr/bin/ln', '-sfn', at('out'), at('ws/link')], cwd: at('ws'),
+      policy: writable().grant('/usr', AccessMode.Read, PathScope.Subtree).allowExecute('/usr', PathScope.Subtree) })
+    t.equal(r.code, 0, `confined with ws writable, a command re-points the link (${describe(r)})`)
+    t.equal(fs.readlinkSync(at('ws/link')), at('out'), 'which now names the directory outside')
+  })
+}
 
 // ---- an exact directory grant: the node, not what it holds -------------
 // (the view shows it as an empty directory of its skeleton; the

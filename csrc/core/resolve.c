@@ -569,6 +569,41 @@ static int check_deny_spelling(const sandy_resolved *r, const char *abs,
 	return walk(&sp, abs, true, w, err);
 }
 
+/* A grant or an execute grant is refused likewise when its spelling meets
+ * a symlink inside a writable grant, its own last component included: no
+ * rule keeps that link, so a command could re-point it and every later
+ * resolution would grant what it names then. */
+static int check_grant_spelling(const sandy_resolved *r, const sandy_path *path,
+				where w, sandy_error *err)
+{
+	spelling sp = {.r = r, .links = 0, .cur = "/"};
+	char *abs;
+	int rc;
+
+	if (absolute_of(r->cwd, path, &abs, w, err) != 0)
+		return -1;
+	rc = walk(&sp, abs, false, w, err);
+	free(abs);
+	return rc;
+}
+
+static int check_grant_spellings(const sandy_policy *p, const sandy_resolved *r,
+				 sandy_error *err)
+{
+	for (size_t i = 0; i < p->n_grants; i++)
+		if (check_grant_spelling(r, &p->grants[i].path,
+					 (where){SANDY_SECTION_KEY(GRANTS), i},
+					 err) != 0)
+			return -1;
+	for (size_t i = 0; i < p->n_exec_grants; i++)
+		if (check_grant_spelling(
+			    r, &p->exec_grants[i].path,
+			    (where){SANDY_SECTION_KEY(EXECUTABLE_GRANTS), i},
+			    err) != 0)
+			return -1;
+	return 0;
+}
+
 static int resolve_deny(const sandy_resolved *r, const sandy_path *path,
 			where w, bool write_exact, sandy_rdeny *d,
 			sandy_error *err)
@@ -681,7 +716,8 @@ static int resolve_all(const sandy_policy *p, const char *cwd,
 	if (check_input_bound(p, err) != 0 || allocate(p, r, err) != 0 ||
 	    snapshot_cwd(cwd, &r->cwd, err) != 0)
 		return -1;
-	if (resolve_grants(p, r, err) != 0 || resolve_execs(p, r, err) != 0)
+	if (resolve_grants(p, r, err) != 0 || resolve_execs(p, r, err) != 0 ||
+	    check_grant_spellings(p, r, err) != 0)
 		return -1;
 	if (resolve_denies(r, p->deny_subtrees, p->n_deny_subtrees,
 			   SANDY_SECTION_DENY_SUBTREES, r->deny_subtrees,
