@@ -23,11 +23,22 @@ const COPY_MODE = 0o555
 const MAX_BYTES = 64 * 1024 * 1024
 const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW, O_NONBLOCK, O_DIRECTORY } = fs.constants
 
-function unusable (why) {
-  const e = new Error(`the sandy launcher cannot be used: ${why}; reinstall sandy-native or run \`npm rebuild sandy-native\``)
+function unusable (why, remedy = 'reinstall sandy-native or run `npm rebuild sandy-native`') {
+  const e = new Error(`the sandy launcher cannot be used: ${why}; ${remedy}`)
   e.code = 'SANDY_LAUNCHER_UNUSABLE'
   return e
 }
+
+// What the host did to a copy directory, in words (the code kept): none of
+// these is mended by reinstalling the package.
+const HOST_CAUSES = {
+  ENOSPC: 'its file system is full',
+  EDQUOT: "the user's disk quota there is used up",
+  EROFS: 'its file system is read-only',
+  EACCES: 'permission denied',
+  EMFILE: 'this process has no file descriptor left'
+}
+const hostCause = (dir, code) => `${dir}: ${HOST_CAUSES[code] ? `${HOST_CAUSES[code]} (${code})` : code}`
 
 // The directories every sandbox of this user keeps read-only and
 // unrenamable: the chosen launcher's own, and each of the user's copy
@@ -218,7 +229,7 @@ function makeDir (dir, euid) {
 function copyIn (dir, source, expected, euid, why) {
   const failed = makeDir(dir, euid)
   if (failed) {
-    why.push(`${dir}: ${failed}`)
+    why.push(hostCause(dir, failed))
     return null
   }
   // (lstat of every component: a symlink anywhere on the way is refused,
@@ -253,7 +264,7 @@ function copyIn (dir, source, expected, euid, why) {
     try {
       install(dir, file, src.bytes)
     } catch (err) {
-      why.push(`${dir}: ${err.code}`)
+      why.push(hostCause(dir, err.code))
       return null
     }
   }
@@ -287,7 +298,10 @@ function verifiedLauncher ({ source, digest, dirs }, euid = process.geteuid()) {
     at = copyIn(dir, source, digest, euid, why)
     if (at) break
   }
-  if (!at) throw unusable(`no directory can hold a private copy of it (${why.join('; ')})`)
+  if (!at) {
+    throw unusable(`no directory can hold a private copy of it (${why.join('; ')})`,
+      'make one of them usable (each reason says what is wrong there), or install sandy-native root-owned, where a user other than root runs the shipped launcher in place')
+  }
   state = { source, digest, euid, dirs: [...dirs], at }
   return at.file
 }

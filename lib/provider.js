@@ -166,13 +166,17 @@ function arbitrate ({ backend, runner }) {
     selected: pick ? pick.name : null,
     candidates: Object.freeze(candidates),
     host,
-    launcher: launcher.ok ? launcher.path : null
+    launcher: launcher.ok ? launcher.path : null,
+    launcherProblem: launcher.ok ? null : launcher.why
   })
 }
 
 function unavailable (report) {
   const reasons = report.candidates.map((c) => `${c.name}: ${c.usable ? 'usable' : c.reason}`)
   const what = report.requested === 'auto' ? 'no usable sandbox backend on this host' : `the ${report.requested} backend is not usable on this host`
+  // (the launcher every Linux backend needs, when that is what failed:
+  // named in the message itself, not only among the reasons)
+  if (report.launcherProblem) return new SandboxUnavailableError(`${what}: ${report.launcherProblem}`, { reasons })
   return new SandboxUnavailableError(what, { reasons })
 }
 

@@ -425,6 +425,67 @@ for (const user of users()) {
   })
 }
 
+// ---- resource pressure -------------------------------------------------------
+
+// Every copy directory of the user full (a tmpfs mounted on each, filled,
+// in a private mount namespace): confine says so, names the directories
+// and what to do, and suggests no reinstall, which would not help.
+for (const user of users()) {
+  t.test(`full copy directories are named as the cause [${user.name}]`, { skip: ISOLATION }, async (t) => {
+    const pkg = installPackage(path.join(base(t), 'pkg'), user)
+    const dirs = user.uid === 0 ? ['/var/cache/sandy-native'] : ['/var/tmp', '/tmp', '/dev/shm'].map((d) => `${d}/sandy-native-${user.uid}`)
+    const fill = dirs.map((d) => `mkdir -p ${d} && mount -t tmpfs -o size=16k,mode=${user.uid === 0 ? '0755' : '0700'},uid=${user.uid},gid=${user.gid} sandy ${d} && ` +
+      `{ dd if=/dev/zero of=${d}/fill bs=4k count=16 2>/dev/null; true; }`).join(' && ')
+    const script = `const sandy = require(${JSON.stringify(pkg)}); const fs = require('node:fs')
+      const said = (f) => { try { f(); return 'accepted' } catch (e) { return e.message } }
+      const out = {
+        provider: said(() => sandy.createLocalSandboxProvider({ backend: 'sandy' }).confine(['true'], { mode: 'read-only', workspaceRoot: '/' })),
+        policy: said(() => sandy.confinePolicy(['true'], new sandy.SandboxPolicy('block_all').grant('/usr', 'read', 'subtree'), { cwd: '/usr' })),
+        control: said(() => fs.writeFileSync(${JSON.stringify(dirs[0])} + '/more', Buffer.alloc(8192)))
+      }
+      process.stdout.write(JSON.stringify(out))`
+    const argv = ['unshare', '--mount', '--propagation', 'private', SH, '-c', `${fill} && exec "$@"`, 'full', ...user.wrap, ...NODE, '-e', script]
+    const r = spawnSync(argv[0], argv.slice(1), { cwd: '/', env: plainNodeEnv(withSanitizerEnv({})), encoding: 'utf8', timeout: 60000 })
+    let got = {}
+    try { got = JSON.parse(r.stdout) } catch {}
+    t.ok(got.provider, `the script ran (${r.stderr.slice(0, 300)})`)
+    for (const what of ['provider', 'policy']) {
+      t.match(got[what], /no directory can hold a private copy of it \(.*its file system is full \(ENOSPC\)/, `${what}: the full directory is the cause given (${got[what]})`)
+      for (const d of dirs) t.match(got[what], d, `${what}: it names ${d}`)
+      t.notMatch(got[what], /reinstall/, `${what}: and suggests no reinstall`)
+    }
+    t.match(got.provider, /^the sandy backend is not usable on this host: the sandy launcher cannot be used: no directory/, 'the provider\'s message itself says it')
+    t.match(got.control, /ENOSPC/, 'control: the directory is full for the user too')
+  })
+}
+
+// A low descriptor limit: the launcher raises its soft limit to the hard
+// one while it pins paths and gives the command the caller's; a hard limit
+// too low for the policy ends in a runner failure that names the limit.
+for (const user of users()) {
+  for (const backend of BACKENDS) {
+    t.test(`a low descriptor limit [${backend}, ${user.name}]`, async (t) => {
+      const ws = ownedDir(path.join(base(t), 'ws'), user)
+      const { createLocalSandboxProvider, classifyExit } = require('..')
+      const c = createLocalSandboxProvider({ backend }).confine([SH, '-c', 'echo "limit $(ulimit -n)"'], { mode: 'workspace-write', workspaceRoot: ws })
+      const at = (limit, argv) => { const full = [...user.wrap, 'prlimit', `--nofile=${limit}`, '--', ...argv]; return spawnSync(full[0], full.slice(1), { cwd: ws, encoding: 'utf8' }) }
+      const soft = at('48:4096', c.argv)
+      t.equal(soft.status, 0, `a soft limit of 48 under a hard one of 4096: runs (${soft.stderr.trim()})`)
+      t.equal(soft.stdout, 'limit 48\n', 'and the command has the caller\'s limit')
+      const hard = at('40', c.argv)
+      if (backend === 'sandy') {
+        t.equal(hard.status, 125, 'a hard limit of 40: the launcher cannot pin the seam\'s paths')
+        t.match(hard.stderr, /^sandy-launcher: fatal: .*\(out of file descriptors: RLIMIT_NOFILE is 40, raise its hard limit\) \[run [0-9a-f]{32}\]$/m, `and says which limit (${hard.stderr.trim()})`)
+        t.equal(classifyExit(c, { code: hard.status, signal: hard.signal, stderr: hard.stderr }).kind, 'runner-failure')
+      } else {
+        t.equal(hard.status, 0, `bubblewrap's guard pins nothing per path: runs at 40 (${hard.stderr.trim()})`)
+      }
+      const bare = at('40', [SH, '-c', 'echo "limit $(ulimit -n)"'])
+      t.equal(bare.stdout, 'limit 40\n', 'control: unconfined, the same limit runs the command')
+    })
+  }
+}
+
 // ---- confine() starts nothing ---------------------------------------------
 
 // What the kernel saw a traced process do between two marker opens:

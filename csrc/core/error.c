@@ -7,13 +7,16 @@
 int sandy_fail(sandy_error *err, sandy_error_kind kind, const char *fmt, ...)
 {
 	va_list ap;
+	int saved = errno;
 
 	if (err == NULL)
 		return -1;
 	err->kind = kind;
+	err->errnum = saved;
 	va_start(ap, fmt);
 	vsnprintf(err->message, sizeof(err->message), fmt, ap);
 	va_end(ap);
+	errno = saved;
 	return -1;
 }
 

@@ -20,10 +20,14 @@ typedef enum sandy_error_kind {
 typedef struct sandy_error {
 	sandy_error_kind kind;
 	char message[256];
+	int errnum; /* errno when sandy_fail was called: a hint for the
+		     * reader (the launcher names an exhausted descriptor
+		     * limit), never a decision */
 } sandy_error;
 
 /* Sets *err (when err is non-NULL) and returns -1, so callers can write
- * `return sandy_fail(err, ...)`. */
+ * `return sandy_fail(err, ...)`. errno is kept (err->errnum) and left as
+ * it was. */
 int sandy_fail(sandy_error *err, sandy_error_kind kind, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 

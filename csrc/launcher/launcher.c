@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "apply.h"
@@ -23,15 +24,39 @@
 static void __attribute__((noreturn)) die(const sandy_error *err,
 					  const char *nonce)
 {
+	char hint[128] = "";
+	struct rlimit rl;
+
+	/* the launcher holds a descriptor for every path it pins: a step
+	 * that ran out of them says which limit to raise */
+	if (err->errnum == EMFILE && getrlimit(RLIMIT_NOFILE, &rl) == 0)
+		snprintf(hint, sizeof(hint),
+			 " (out of file descriptors: RLIMIT_NOFILE is %llu, "
+			 "raise its hard limit)",
+			 (unsigned long long)rl.rlim_cur);
 	/* One line, phase and reason only: err->message never holds paths. */
 	if (nonce != NULL)
 		dprintf(STDERR_FILENO,
-			SANDY_LAUNCHER_FATAL_PREFIX "%s: %s [run %s]\n",
-			sandy_error_kind_name(err->kind), err->message, nonce);
+			SANDY_LAUNCHER_FATAL_PREFIX "%s: %s%s [run %s]\n",
+			sandy_error_kind_name(err->kind), err->message, hint,
+			nonce);
 	else
-		dprintf(STDERR_FILENO, SANDY_LAUNCHER_FATAL_PREFIX "%s: %s\n",
-			sandy_error_kind_name(err->kind), err->message);
+		dprintf(STDERR_FILENO, SANDY_LAUNCHER_FATAL_PREFIX "%s: %s%s\n",
+			sandy_error_kind_name(err->kind), err->message, hint);
 	_exit(SANDY_LAUNCHER_EXIT_FAILURE);
+}
+
+/* The launcher pins every path of the policy with a descriptor, so it
+ * works with its soft descriptor limit raised to the hard one; the
+ * command gets the caller's soft limit back (exec_target). */
+static void raise_nofile(struct rlimit *caller)
+{
+	struct rlimit up;
+
+	if (getrlimit(RLIMIT_NOFILE, caller) != 0)
+		return;
+	up = (struct rlimit){caller->rlim_max, caller->rlim_max};
+	(void)setrlimit(RLIMIT_NOFILE, &up);
 }
 
 /* No empty, "." or ".." component, not the root: a private temp area is a
@@ -114,10 +139,13 @@ static int check_canonical(const sandy_launch *l, const sandy_resolved *r,
 	return 0;
 }
 
-static void __attribute__((noreturn)) exec_target(char *const argv[])
+static void __attribute__((noreturn)) exec_target(char *const argv[],
+						  const struct rlimit *nofile)
 {
 	int e;
 
+	/* lowering a soft limit is always allowed */
+	(void)setrlimit(RLIMIT_NOFILE, nofile);
 	sandy_execvp(argv);
 	e = errno; /* before dprintf, which may fail (stderr closed) */
 	dprintf(STDERR_FILENO, "%s: %s\n", argv[0], strerror(e));
@@ -179,6 +207,7 @@ int main(int argc, char *argv[])
 	sandy_own_words own;
 	char tag[SANDY_NONCE_MAX + 1] = "";
 	char *tmpfs[SANDY_TMPFS_MAX + 1] = {NULL};
+	struct rlimit nofile;
 	int target;
 
 	/* read before anything can fail, so every fatal line carries it; a
@@ -200,6 +229,7 @@ int main(int argc, char *argv[])
 	if (argc == 2 && strcmp(argv[1], SANDY_PROBE_MAGIC) == 0)
 		probe();
 
+	raise_nofile(&nofile);
 	if (sandy_launch_from_argv(argc - 1, argv + 1, &launch, &err) != 0)
 		die(&err, nonce);
 	target = launch.target + 1; /* argv has the launcher path first */
@@ -231,5 +261,5 @@ int main(int argc, char *argv[])
 	sandy_launch_free(&launch);
 	for (size_t i = 0; i < SANDY_TMPFS_MAX; i++)
 		free(tmpfs[i]);
-	exec_target(argv + target);
+	exec_target(argv + target, &nofile);
 }
