@@ -10,6 +10,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const load = require('node-gyp-build')
 const { verifiedLauncher, protectedDirs, copyParentIds } = require('./launcher-copy')
+const { privatePackageFiles } = require('./package-links')
 const { LAUNCHER } = require('./vocabulary')
 
 const root = path.resolve(__dirname, '..')
@@ -79,8 +80,11 @@ function readDigest (dir = path.dirname(loadAddon().addonPath)) {
 
 // The launcher every argv starts with: a verified private copy (or the
 // shipped file where only root can change it). Throws
-// SANDY_LAUNCHER_UNUSABLE like launcherPath().
+// SANDY_LAUNCHER_UNUSABLE like launcherPath(). Every confine comes here.
 function verifiedLauncherPath () {
+  // (first, once per process: no file of the package shares its inode
+  // with a name a confined command could write, lib/package-links.js)
+  privatePackageFiles()
   return verifiedLauncher({ source: launcherPath(), digest: loadAddon().launcherDigest, dirs: copyDirs() })
 }
 

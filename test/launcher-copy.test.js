@@ -10,7 +10,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const crypto = require('node:crypto')
-const { spawn, spawnSync } = require('node:child_process')
+const { spawn, spawnSync, execFileSync } = require('node:child_process')
 const { users, plainNodeEnv, withSanitizerEnv } = require('./helpers/sandbox.js')
 const { launcherDigest, addonPath } = require('../lib/binding.js')
 const { installPackage } = require('./helpers/package-copy.js')
@@ -407,8 +407,12 @@ for (const user of users()) {
         out[backend + ' workspace above'] = tryIt(() => sandy.createLocalSandboxProvider({ backend }).confine(['true'], { mode: 'workspace-write', workspaceRoot: '/var' }))
         if (backend !== 'landlock') out[backend + ' writable root'] = tryIt(() => sandy.createLocalSandboxProvider({ backend, writableRoots: ['/var'] }).confine(['true'], { mode: 'workspace-write', workspaceRoot: ${JSON.stringify(ws)} }))
       }
-      const c = sandy.confinePolicy(['/bin/true'], new sandy.SandboxPolicy('allow_all').grant('/usr', 'read', 'subtree').allowExecute('/usr', 'subtree').grant(parent, 'read_write', 'subtree'), { cwd: '/usr' })
-      out.grant = run(c.argv, { cwd: '/usr' })
+      const policy = new sandy.SandboxPolicy('allow_all').grant('/usr', 'read', 'subtree').allowExecute('/usr', 'subtree').grant(parent, 'read_write', 'subtree')
+      out.policy = tryIt(() => sandy.confinePolicy(['/bin/true'], policy, { cwd: '/usr' }))
+      // (the launcher, handed such a policy's words directly)
+      const launcher = sandy.createLocalSandboxProvider({ backend: 'sandy' }).confine(['true'], { mode: 'read-only', workspaceRoot: '/' }).argv[0]
+      const words = require(${JSON.stringify(path.join(ROOT, 'lib', 'binding.js'))}).addon.confinePolicy(policy.toNative(), Buffer.from('/usr'), 'ab'.repeat(16)).argv
+      out.grant = run([launcher, ...words, '--', '/bin/true'], { cwd: '/usr' })
       // (the control: unconfined, the user makes a directory there)
       const sibling = path.join(parent, 'sandy-native-control-' + process.pid)
       fs.mkdirSync(sibling); fs.rmdirSync(sibling)
@@ -419,11 +423,63 @@ for (const user of users()) {
       if (what === 'grant' || what === 'control') continue
       t.match(said, /holds the (parent of a launcher copy directory|launcher's copy)|Landlock-only level cannot protect a launcher copy directory/, `${what}: refused (${said})`)
     }
-    t.equal(got.grant.code, 125, `a policy granting it read_write does not run (${got.grant.stderr})`)
+    t.equal(got.grant.code, 125, `the launcher refuses such a policy too (${got.grant.stderr})`)
     t.match(got.grant.stderr, /fatal: InvalidPolicy: a writable grant holds the parent of a launcher copy directory/)
     t.equal(got.control, 'made', `unconfined, the user can make a directory in ${parent}`)
   })
 }
+
+// ---- an install whose files are hard links (pnpm's store) -----------------
+
+// Three installs sharing every inode, as pnpm's store makes them (cp -al):
+// the store, one outside the workspace that the caller runs, one inside
+// the workspace. A confined command appends code to the workspace's copy
+// of lib/index.js; the next Node process that loads the outside install
+// must not run it.
+for (const user of users()) {
+  for (const backend of BACKENDS) {
+    t.test(`an install hard-linked into the workspace cannot hand the next process code [${backend}, ${user.name}]`, async (t) => {
+      const dir = base(t)
+      installPackage(ownedDir(path.join(dir, 'store'), user), user)
+      const outside = ownedDir(path.join(dir, 'outside'), user)
+      const ws = ownedDir(path.join(dir, 'ws'), user)
+      for (const to of [outside, ws]) execFileSync('cp', ['-al', path.join(dir, 'store', 'node_modules'), to])
+      const marker = path.join(ownedDir(path.join(dir, 'marker'), user), 'pwned')
+      const pkg = path.join(outside, 'node_modules', 'sandy-native')
+      const target = path.join(ws, 'node_modules', 'sandy-native', 'lib', 'index.js')
+      const line = `require('node:fs').writeFileSync(${JSON.stringify(marker)}, 'pwned')`
+      t.ok(fs.statSync(path.join(pkg, 'lib', 'index.js')).nlink >= 3, 'before: the three installs share lib/index.js')
+      const got = node(user, pkg, `
+        const c = sandy.createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} }).confine(['/bin/sh', '-c', 'echo "$1" >> "$2" && echo appended', 'sh', ${JSON.stringify(line)}, ${JSON.stringify(target)}], { mode: 'workspace-write', workspaceRoot: ${JSON.stringify(ws)} })
+        const r = run(c.argv, { cwd: ${JSON.stringify(ws)} })
+        return { r, nlink: fs.statSync(${JSON.stringify(path.join(pkg, 'lib', 'index.js'))}).nlink }`)
+      t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
+      t.equal(got.r.stdout, 'appended\n', `control: the confined command appended to the workspace's file (${got.r.stderr})`)
+      t.match(fs.readFileSync(path.join(dir, 'store', 'node_modules', 'sandy-native', 'lib', 'index.js'), 'utf8'), line, 'control: which changed the store\'s file, the same inode')
+      t.equal(got.nlink, 1, 'the outside install\'s file has a name of its own since the first confine')
+      const next = node(user, pkg, 'return { loaded: typeof sandy.createLocalSandboxProvider }')
+      t.equal(next.loaded, 'function', 'the next process loads the outside install')
+      t.notOk(fs.existsSync(marker), 'and runs none of the appended code')
+    })
+  }
+}
+
+// Where the install cannot be changed by its user (a directory without
+// write permission), its shared files stay shared: the probe warns.
+const NOBODY_ONLY = users().at(-1).uid === 0 && `${require('../scripts/test-verdict.js').UNCOVERED} an install its user cannot change: this run has no uid 65534 (root writes anything)`
+t.test('hard-linked files the install cannot make private are warned about [nobody]', { skip: NOBODY_ONLY }, async (t) => {
+  const user = users().at(-1)
+  const dir = base(t)
+  installPackage(ownedDir(path.join(dir, 'store'), user), user)
+  const outside = ownedDir(path.join(dir, 'outside'), user)
+  execFileSync('cp', ['-al', path.join(dir, 'store', 'node_modules'), outside])
+  const pkg = path.join(outside, 'node_modules', 'sandy-native')
+  fs.chmodSync(path.join(pkg, 'lib'), 0o555)
+  t.teardown(() => fs.chmodSync(path.join(pkg, 'lib'), 0o755))
+  const got = node(user, pkg, `return sandy.createLocalSandboxProvider().probe({ workspaceRoot: ${JSON.stringify(dir)} }).warnings`)
+  t.ok(Array.isArray(got) && got.some((w) => /files \(or node-gyp-build's\) have other names, as a pnpm store gives them, and could not be made private/.test(w)), `the warning (${JSON.stringify(got)})`)
+  t.ok(fs.statSync(path.join(pkg, 'lib', 'index.js')).nlink > 1, 'control: lib/ could not be changed, its files keep their other names')
+})
 
 // ---- resource pressure -------------------------------------------------------
 
