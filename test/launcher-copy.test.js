@@ -730,12 +730,15 @@ for (const backend of BACKENDS) {
       }
       out.copyDir = p.confine(['true'], { mode: 'workspace-write', workspaceRoot: path.dirname(copy) }).argv[0] === copy
       const policy = new sandy.SandboxPolicy('allow_all').grant('/usr', 'read', 'subtree').allowExecute('/usr', 'subtree').grant('/var/cache', 'read_write', 'subtree')
-      const c = sandy.confinePolicy(['/bin/true'], policy, { cwd: '/var/cache' })
-      out.direct = run(c.argv, { cwd: '/var/cache' })
+      try { sandy.confinePolicy(['/bin/true'], policy, { cwd: '/var/cache' }); out.policy = 'allowed' } catch (e) { out.policy = e.message }
+      // (the launcher, handed such a policy's words directly)
+      const words = require(${JSON.stringify(path.join(ROOT, 'lib', 'binding.js'))}).addon.confinePolicy(policy.toNative(), Buffer.from('/var/cache'), 'ab'.repeat(16)).argv
+      out.direct = run([copy, ...words, '--', '/bin/true'], { cwd: '/var/cache' })
       return out`, { isolate: true })
     t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
     for (const ws of ['/var/cache', '/var']) t.match(got[ws], /^SANDBOX_UNAVAILABLE: the writable workspace holds the parent of a launcher copy directory of this user/, `${ws}: refused`)
     t.ok(got.copyDir, 'the copy directory itself may be the workspace (read-only there)')
+    t.match(got.policy, /^InvalidPolicy: a writable grant holds the parent of a launcher copy directory/, 'confinePolicy refuses a policy granting it read_write')
     t.equal(got.direct.code, 125, 'the launcher refuses such a policy too')
     t.match(got.direct.stderr, /InvalidPolicy: a writable grant holds the parent of a launcher copy directory of this user/)
   })

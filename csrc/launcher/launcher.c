@@ -48,15 +48,17 @@ static void __attribute__((noreturn)) die(const sandy_error *err,
 
 /* The launcher pins every path of the policy with a descriptor, so it
  * works with its soft descriptor limit raised to the hard one; the
- * command gets the caller's soft limit back (exec_target). */
-static void raise_nofile(struct rlimit *caller)
+ * command gets the caller's soft limit back (exec_target). False when
+ * the limit cannot be read (nothing raised, nothing to give back). */
+static bool raise_nofile(struct rlimit *caller)
 {
 	struct rlimit up;
 
 	if (getrlimit(RLIMIT_NOFILE, caller) != 0)
-		return;
+		return false;
 	up = (struct rlimit){caller->rlim_max, caller->rlim_max};
 	(void)setrlimit(RLIMIT_NOFILE, &up);
+	return true;
 }
 
 /* No empty, "." or ".." component, not the root: a private temp area is a
@@ -145,7 +147,8 @@ static void __attribute__((noreturn)) exec_target(char *const argv[],
 	int e;
 
 	/* lowering a soft limit is always allowed */
-	(void)setrlimit(RLIMIT_NOFILE, nofile);
+	if (nofile != NULL)
+		(void)setrlimit(RLIMIT_NOFILE, nofile);
 	sandy_execvp(argv);
 	e = errno; /* before dprintf, which may fail (stderr closed) */
 	dprintf(STDERR_FILENO, "%s: %s\n", argv[0], strerror(e));
@@ -208,6 +211,7 @@ int main(int argc, char *argv[])
 	char tag[SANDY_NONCE_MAX + 1] = "";
 	char *tmpfs[SANDY_TMPFS_MAX + 1] = {NULL};
 	struct rlimit nofile;
+	bool raised;
 	int target;
 
 	/* read before anything can fail, so every fatal line carries it; a
@@ -229,7 +233,7 @@ int main(int argc, char *argv[])
 	if (argc == 2 && strcmp(argv[1], SANDY_PROBE_MAGIC) == 0)
 		probe();
 
-	raise_nofile(&nofile);
+	raised = raise_nofile(&nofile);
 	if (sandy_launch_from_argv(argc - 1, argv + 1, &launch, &err) != 0)
 		die(&err, nonce);
 	target = launch.target + 1; /* argv has the launcher path first */
@@ -261,5 +265,5 @@ int main(int argc, char *argv[])
 	sandy_launch_free(&launch);
 	for (size_t i = 0; i < SANDY_TMPFS_MAX; i++)
 		free(tmpfs[i]);
-	exec_target(argv + target, &nofile);
+	exec_target(argv + target, raised ? &nofile : NULL);
 }

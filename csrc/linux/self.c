@@ -132,31 +132,31 @@ static bool is_writable_root(const sandy_resolved *r, const struct stat *st)
 	return false;
 }
 
-/* Walks ".." from fd up to the root; fd is consumed. */
-static int refuse_writable_ancestors(const sandy_resolved *r, int fd,
-				     sandy_error *err)
+/* Walks ".." from fd (consumed) up to the root, asking hit of each
+ * directory met: 1 when one answers true, 0 when none does, -1 when the
+ * walk fails. */
+static int walk_up(int fd, bool (*hit)(const struct stat *st, const void *arg),
+		   const void *arg)
 {
 	struct stat st, up;
 
 	for (;;) {
 		int parent;
 
-		if (sandy_stat(fd, NULL, 0, &st) != 0)
-			break;
-		if (is_writable_root(r, &st)) {
+		if (sandy_stat(fd, NULL, 0, &st) != 0) {
 			close(fd);
-			return sandy_fail(err, SANDY_ERR_INVALID_POLICY,
-					  "the policy lets the command write "
-					  "the launcher itself");
+			return -1;
+		}
+		if (hit(&st, arg)) {
+			close(fd);
+			return 1;
 		}
 		parent = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
 		close(fd);
 		if (parent < 0 || sandy_stat(parent, NULL, 0, &up) != 0) {
 			if (parent >= 0)
 				close(parent);
-			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-					  "self: cannot walk above the "
-					  "launcher's directory");
+			return -1;
 		}
 		if (same_inode(&st, &up)) {
 			close(parent);
@@ -164,9 +164,28 @@ static int refuse_writable_ancestors(const sandy_resolved *r, int fd,
 		}
 		fd = parent;
 	}
-	close(fd);
-	return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-			  "self: cannot walk above the launcher's directory");
+}
+
+static bool writable_root_hit(const struct stat *st, const void *r)
+{
+	return is_writable_root(r, st);
+}
+
+/* From fd (consumed) up to the root: no directory may be a writable root. */
+static int refuse_writable_ancestors(const sandy_resolved *r, int fd,
+				     sandy_error *err)
+{
+	int held = walk_up(fd, writable_root_hit, r);
+
+	if (held < 0)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "self: cannot walk above the launcher's "
+				  "directory");
+	if (held > 0)
+		return sandy_fail(err, SANDY_ERR_INVALID_POLICY,
+				  "the policy lets the command write the "
+				  "launcher itself");
+	return 0;
 }
 
 int sandy_refuse_writable_over(const char *grant, const char *dir, uid_t uid,
@@ -202,6 +221,11 @@ int sandy_refuse_writable_over(const char *grant, const char *dir, uid_t uid,
 	}
 }
 
+static bool same_hit(const struct stat *st, const void *g)
+{
+	return same_inode(st, g);
+}
+
 /* Whether the walk up from dir's parent (or its nearest ancestor that
  * exists: a missing parent can be made too) meets the object g: 1 yes,
  * 0 no, -1 the walk failed. Symlinks on the way are followed, since the
@@ -209,7 +233,6 @@ int sandy_refuse_writable_over(const char *grant, const char *dir, uid_t uid,
 static int parent_chain_holds(const char *dir, const struct stat *g)
 {
 	char p[SANDY_PATH_MAX_BYTES + 1];
-	struct stat st, up;
 	int fd = -1;
 
 	snprintf(p, sizeof(p), "%s", dir);
@@ -226,30 +249,7 @@ static int parent_chain_holds(const char *dir, const struct stat *g)
 		if (fd < 0 && (errno != ENOENT || strcmp(p, "/") == 0))
 			return -1;
 	}
-	for (;;) {
-		int parent;
-
-		if (sandy_stat(fd, NULL, 0, &st) != 0) {
-			close(fd);
-			return -1;
-		}
-		if (same_inode(&st, g)) {
-			close(fd);
-			return 1;
-		}
-		parent = openat(fd, "..", O_PATH | O_DIRECTORY | O_CLOEXEC);
-		close(fd);
-		if (parent < 0 || sandy_stat(parent, NULL, 0, &up) != 0) {
-			if (parent >= 0)
-				close(parent);
-			return -1;
-		}
-		if (same_inode(&st, &up)) {
-			close(parent);
-			return 0;
-		}
-		fd = parent;
-	}
+	return walk_up(fd, same_hit, g);
 }
 
 int sandy_refuse_copy_parents(const char *grant, uid_t uid, sandy_error *err)
