@@ -429,6 +429,73 @@ for (const user of users()) {
   })
 }
 
+// The copy directory removed by the host during a run (a tmp cleaner), and
+// the running command trying to make it again with its own program in it,
+// at the moment the test chooses: it waits on a FIFO that the test opens
+// once the directory is gone. No sleeps. Then a new confine, and its run.
+// Two workspaces: the copy directory's parent (refused before anything
+// runs; on main it ran, and the command planted its program), and a
+// directory beneath that parent.
+for (const user of users()) {
+  for (const backend of BACKENDS) {
+    t.test(`a copy directory removed during a run cannot be planted by the run [${backend}, ${user.name}]`, { skip: ISOLATION }, async (t) => {
+      const dir = base(t, '/tmp')
+      const pkg = installPackage(dir, user)
+      const marker = path.join(ownedDir(path.join(dir, 'outside'), user), 'pwned')
+      // (the program is written by the command itself: bubblewrap's /tmp,
+      // where evil lies, is private)
+      const plant = 'echo READY; read go < "$3"; mkdir -p "$1" && printf "#!/bin/sh\\necho pwned > %s\\n" "$2" > "$1/$4" && chmod 755 "$1/$4" && echo PLANTED; true'
+      const got = node(user, pkg, `
+        const { spawn, execFileSync } = require('node:child_process')
+        const p = sandy.createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
+        const copy = p.confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }).argv[0]
+        const d = path.dirname(copy)
+        const attempt = async (ws, fifo) => {
+          let c
+          try {
+            c = p.confine(['/bin/sh', '-c', ${JSON.stringify(plant)}, 'sh', d, ${JSON.stringify(marker)}, fifo, path.basename(copy)], { mode: 'workspace-write', workspaceRoot: ws })
+          } catch (e) {
+            return { refused: e.message }
+          }
+          const child = spawn(c.argv[0], c.argv.slice(1), { cwd: ws })
+          let out = ''
+          child.stdout.on('data', (x) => { out += x })
+          child.stderr.on('data', (x) => { out += x })
+          const done = new Promise((resolve) => child.on('close', resolve))
+          // (the command says READY just before it opens the FIFO: opening
+          // it for writing then waits for that, and a command that ended
+          // before, a runner failure, is never waited for)
+          const ready = await Promise.race([done.then(() => false), new Promise((resolve) => child.stdout.on('data', () => { if (out.includes('READY')) resolve(true) }))])
+          if (ready) {
+            fs.rmSync(d, { recursive: true, force: true })
+            fs.writeFileSync(fifo, 'go\\n')
+          }
+          await done
+          const planted = fs.existsSync(copy) && fs.readFileSync(copy, 'latin1').startsWith('#!')
+          const next = p.confine(['/bin/true'], { mode: 'read-only', workspaceRoot: ws })
+          const r = run(next.argv, { cwd: ws })
+          return { out, planted, r, pwned: fs.existsSync(${JSON.stringify(marker)}) }
+        }
+        const beneath = fs.mkdtempSync(path.join(path.dirname(d), 'ws-'))
+        const parent = path.join(beneath, 'go-parent')
+        execFileSync('mkfifo', [parent, path.join(beneath, 'go')])
+        const out = { parent: await attempt(path.dirname(d), parent), beneath: await attempt(beneath, path.join(beneath, 'go')) }
+        out.bare = run(['/bin/sh', '-c', ${JSON.stringify(plant.replace('echo READY; read go < "$3"; ', ''))}, 'sh', d + '.control', ${JSON.stringify(marker)} + '.control', '-', path.basename(copy)]).stdout
+        return out`,
+      { isolate: true })
+      t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
+      t.match(got.parent.refused, /holds the parent of a launcher copy directory/, `the copy directory's parent as the workspace: refused (${got.parent.refused || got.parent.out})`)
+      t.notOk(got.parent.pwned, 'and nothing ran outside the sandbox')
+      const b = got.beneath
+      t.notMatch(b.out, /PLANTED/, `beneath it: the command could not make the directory again (${(b.out || '').trim()})`)
+      t.notOk(b.planted, 'nothing of the command\'s stands where the copy goes')
+      t.equal(b.r && b.r.code, 0, 'the next confine made a fresh copy, which runs')
+      t.notOk(b.pwned, 'and nothing ran outside the sandbox')
+      t.equal(got.bare, 'PLANTED\n', 'control: unconfined, the same commands make a directory there with a program in it')
+    })
+  }
+}
+
 // ---- an install whose files are hard links (pnpm's store) -----------------
 
 // Three installs sharing every inode, as pnpm's store makes them (cp -al):
