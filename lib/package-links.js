@@ -19,11 +19,12 @@ const path = require('node:path')
 const PACKAGE_ROOT = path.resolve(__dirname, '..')
 
 // Where the code lives: what this package ships (package.json's "files",
-// its globs and exclusions aside, package.json itself and the built addon
-// and launcher), and node-gyp-build's own directory.
+// its globs and exclusions aside, package.json itself, the built addon and
+// launcher and the launcher's recorded digest), and node-gyp-build's own
+// directory.
 function codeRoots () {
   const shipped = require('../package.json').files.filter((f) => !f.startsWith('!') && !f.includes('*'))
-  const built = ['sandy.node', 'sandy-launcher'].map((f) => path.join('build', 'Release', f))
+  const built = ['sandy.node', 'sandy-launcher', 'sandy-launcher.sha256'].map((f) => path.join('build', 'Release', f))
   const roots = ['package.json', ...built, ...shipped].map((f) => path.join(PACKAGE_ROOT, f))
   try {
     roots.push(path.dirname(require.resolve('node-gyp-build/package.json')))

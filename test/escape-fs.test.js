@@ -5,6 +5,7 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
+const { execFileSync, spawnSync } = require('node:child_process')
 const {
   AccessMode, PathScope, setup, tree, basePolicy, escapeCase, allowedCase, describe, users, confine, run
 } = require('./helpers/sandbox.js')
@@ -112,6 +113,20 @@ for (const user of users()) {
     }
     t.doesNotThrow(() => confine(op('read', at('ws/d/f')), writable().grant(at('ws/d'), AccessMode.Read, PathScope.Subtree), at('ws')),
       'the same grant by its canonical path is accepted')
+    // a relative grant joined to a working directory spelled through the link
+    t.throws(() => confine(op('read', 'f'), writable().grant('.', AccessMode.Read, PathScope.Subtree), at('ws/link')),
+      { kind: 'InvalidPolicy', message: /cwd: spelled through a symlink inside a writable grant/ }, 'a relative grant under a working directory spelled through it: refused')
+    t.doesNotThrow(() => confine(op('read', 'f'), writable().grant('.', AccessMode.Read, PathScope.Subtree), at('ws/d')),
+      'the same under the canonical working directory is accepted')
+    // the link reached through another name of the writable grant (a bind
+    // mount of it), which a comparison of spellings would miss
+    if (process.getuid() === 0) {
+      fs.mkdirSync(at('alias'))
+      execFileSync('mount', ['--bind', at('ws'), at('alias')])
+      t.teardown(() => spawnSync('umount', ['-l', at('alias')]))
+      t.throws(() => confine(op('read', at('ws/d/f')), writable().grant(at('alias/link'), AccessMode.Read, PathScope.Subtree), at('ws')),
+        { kind: 'InvalidPolicy', message: /grants\[\d\]: spelled through a symlink inside a writable grant/ }, 'through a bind mount of the writable grant: refused')
+    }
     // (the control: a command confined with ws writable re-points the link)
     const r = await run(user, { argv: ['/usr/bin/ln', '-sfn', at('out'), at('ws/link')], cwd: at('ws'),
       policy: writable().grant('/usr', AccessMode.Read, PathScope.Subtree).allowExecute('/usr', PathScope.Subtree) })

@@ -620,7 +620,7 @@ for (const user of users()) {
       const r = await s.closed
       t.same(results(r.stdout), ['fail setpriority EPERM', 'fail ioprio_set EPERM'], `confined: both refused (${describe(r)})`)
       const mine = hostState(process.pid)
-      t.same([leader.nice, leader.ioprio], [mine.nice, mine.ioprio], 'the group\'s leader outside the sandbox kept its priorities')
+      t.same([leader.nice, leader.ioprio], [mine.nice, mine.ioprio], `the group's leader outside the sandbox kept its priorities ${JSON.stringify([leader, mine])}`)
 
       const u = session([...user.wrap, ...cmd], { cwd, detached: true })
       await u.until(/^(ok|fail).*\n(ok|fail).*\n/m)

@@ -519,11 +519,12 @@ for (const user of users()) {
       const got = node(user, pkg, `
         const c = sandy.createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} }).confine(['/bin/sh', '-c', 'echo "$1" >> "$2" && echo appended', 'sh', ${JSON.stringify(line)}, ${JSON.stringify(target)}], { mode: 'workspace-write', workspaceRoot: ${JSON.stringify(ws)} })
         const r = run(c.argv, { cwd: ${JSON.stringify(ws)} })
-        return { r, nlink: fs.statSync(${JSON.stringify(path.join(pkg, 'lib', 'index.js'))}).nlink }`)
+        return { r, nlink: fs.statSync(${JSON.stringify(path.join(pkg, 'lib', 'index.js'))}).nlink, digest: fs.statSync(${JSON.stringify(path.join(pkg, 'build', 'Release', 'sandy-launcher.sha256'))}).nlink }`)
       t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
       t.equal(got.r.stdout, 'appended\n', `control: the confined command appended to the workspace's file (${got.r.stderr})`)
       t.match(fs.readFileSync(path.join(dir, 'store', 'node_modules', 'sandy-native', 'lib', 'index.js'), 'utf8'), line, 'control: which changed the store\'s file, the same inode')
       t.equal(got.nlink, 1, 'the outside install\'s file has a name of its own since the first confine')
+      t.equal(got.digest, 1, 'and so has the launcher\'s recorded digest')
       const next = node(user, pkg, 'return { loaded: typeof sandy.createLocalSandboxProvider }')
       t.equal(next.loaded, 'function', 'the next process loads the outside install')
       t.notOk(fs.existsSync(marker), 'and runs none of the appended code')

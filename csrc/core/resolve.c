@@ -462,14 +462,43 @@ static int check_denied_object(const char *canonical, bool write_exact,
  * object meant stays open. The one exception is the deny's own last
  * component as written, whose spelling stays protected (its parent keeps
  * no write right). At most 40 links, as the kernel allows. */
+static bool is_writable_subtree(const sandy_rgrant *g)
+{
+	return g->access == SANDY_ACCESS_READ_WRITE &&
+	       g->scope == SANDY_SCOPE_SUBTREE;
+}
+
+/* path (a directory the walk has reached, its symlinks resolved) lies in
+ * a writable subtree grant: beneath one by its spelling, or the same
+ * directory as one, itself or one of its ancestors, by device and inode
+ * (a mount can show a grant under another name). */
 static bool in_writable_grant(const sandy_resolved *r, const char *path)
 {
+	char p[SANDY_PATH_MAX_BYTES + 2];
+	struct stat st, g;
+
 	for (size_t i = 0; i < r->n_grants; i++)
-		if (r->grants[i].access == SANDY_ACCESS_READ_WRITE &&
-		    r->grants[i].scope == SANDY_SCOPE_SUBTREE &&
+		if (is_writable_subtree(&r->grants[i]) &&
 		    sandy_path_within(r->grants[i].path, path))
 			return true;
-	return false;
+	snprintf(p, sizeof(p), "%s", path);
+	for (;;) {
+		char *slash = strrchr(p, '/');
+
+		if (sandy_stat(AT_FDCWD, p, 0, &st) == 0)
+			for (size_t i = 0; i < r->n_grants; i++)
+				if (is_writable_subtree(&r->grants[i]) &&
+				    sandy_stat(AT_FDCWD, r->grants[i].path, 0,
+					       &g) == 0 &&
+				    g.st_dev == st.st_dev && g.st_ino == st.st_ino)
+					return true;
+		if (slash == NULL || strcmp(p, "/") == 0)
+			return false;
+		if (slash == p)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
 }
 
 typedef struct spelling {
@@ -585,6 +614,43 @@ static int check_grant_spelling(const sandy_resolved *r, const sandy_path *path,
 	rc = walk(&sp, abs, false, w, err);
 	free(abs);
 	return rc;
+}
+
+static bool relative(const sandy_path *path)
+{
+	return path->bytes[0] != '/';
+}
+
+/* Whether any entry of the policy is joined to the working directory. */
+static bool any_relative(const sandy_policy *p)
+{
+	for (size_t i = 0; i < p->n_grants; i++)
+		if (relative(&p->grants[i].path))
+			return true;
+	for (size_t i = 0; i < p->n_exec_grants; i++)
+		if (relative(&p->exec_grants[i].path))
+			return true;
+	for (size_t i = 0; i < p->n_deny_subtrees; i++)
+		if (relative(&p->deny_subtrees[i]))
+			return true;
+	for (size_t i = 0; i < p->n_deny_write_exact; i++)
+		if (relative(&p->deny_write_exact[i]))
+			return true;
+	return false;
+}
+
+/* Relative entries are joined to the working directory's canonical
+ * snapshot, so the caller's own spelling of it (cwd, when given) must not
+ * meet a symlink inside a writable grant either: a command could re-point
+ * that link, and every relative entry would follow it. */
+static int check_cwd_spelling(const sandy_policy *p, const char *cwd,
+			      const sandy_resolved *r, sandy_error *err)
+{
+	spelling sp = {.r = r, .links = 0, .cur = "/"};
+
+	if (cwd == NULL || !any_relative(p))
+		return 0;
+	return walk(&sp, cwd, false, (where){"cwd", NO_INDEX}, err);
 }
 
 static int check_grant_spellings(const sandy_policy *p, const sandy_resolved *r,
@@ -717,7 +783,8 @@ static int resolve_all(const sandy_policy *p, const char *cwd,
 	    snapshot_cwd(cwd, &r->cwd, err) != 0)
 		return -1;
 	if (resolve_grants(p, r, err) != 0 || resolve_execs(p, r, err) != 0 ||
-	    check_grant_spellings(p, r, err) != 0)
+	    check_grant_spellings(p, r, err) != 0 ||
+	    check_cwd_spelling(p, cwd, r, err) != 0)
 		return -1;
 	if (resolve_denies(r, p->deny_subtrees, p->n_deny_subtrees,
 			   SANDY_SECTION_DENY_SUBTREES, r->deny_subtrees,
