@@ -50,7 +50,7 @@ function run (argv, { wrap, cwd, env, timeout = 20000 }) {
 function scratch (t, user) {
   const dir = fs.realpathSync(fs.mkdtempSync('/var/tmp/sandy-faults-'))
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
-  for (const d of ['ws', 'ws/denied', 'ws/deep', 'ws/deep/er', 'ws/deep/er/denied', 'ro']) fs.mkdirSync(path.join(dir, d))
+  for (const d of ['ws', 'ws/denied', 'ws/deep', 'ws/deep/er', 'ws/deep/er/denied', 'ro', 'exact', 'exact/sub']) fs.mkdirSync(path.join(dir, d))
   for (const f of ['outside', 'ws/keep', 'ro/file']) fs.writeFileSync(path.join(dir, f), 'x\n')
   execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, dir])
   fs.chmodSync(dir, 0o755)
@@ -69,6 +69,8 @@ function scenarios (user, dir) {
   for (const d of ['/usr', '/bin', '/lib', '/lib64']) policy = policy.grant(d, 'read', 'subtree').allowExecute(d, 'subtree')
   policy = policy.grant(ws, 'read_write', 'subtree').grant(path.join(dir, 'ro'), 'read', 'subtree')
     .grant('/dev/null', 'read_write', 'exact')
+    // (an exact directory no mount covers: the view's placeholder)
+    .grant(path.join(dir, 'exact'), 'read', 'exact')
     .denySubtree(path.join(ws, 'denied')).denyWriteExact(path.join(ws, 'keep'))
     .denySubtree(path.join(ws, 'deep', 'er', 'denied'))
   const sandyPolicy = () => sandy.confinePolicy(cmd, policy, { cwd: ws })
