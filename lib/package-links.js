@@ -19,12 +19,17 @@ const path = require('node:path')
 const PACKAGE_ROOT = path.resolve(__dirname, '..')
 
 // Where the code lives: what this package ships (package.json's "files",
-// its globs and exclusions aside, package.json itself, the built addon and
-// launcher and the launcher's recorded digest), and node-gyp-build's own
-// directory.
+// its globs and exclusions aside, package.json itself, and every file at the
+// top of build/Release: the addon, the launcher, its recorded digest, and
+// any other .node file, since node-gyp-build loads the first it finds
+// there), and node-gyp-build's own directory.
 function codeRoots () {
   const shipped = require('../package.json').files.filter((f) => !f.startsWith('!') && !f.includes('*'))
-  const built = ['sandy.node', 'sandy-launcher', 'sandy-launcher.sha256'].map((f) => path.join('build', 'Release', f))
+  const release = path.join(PACKAGE_ROOT, 'build', 'Release')
+  let built = []
+  try {
+    built = fs.readdirSync(release, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join('build', 'Release', e.name))
+  } catch {}
   const roots = ['package.json', ...built, ...shipped].map((f) => path.join(PACKAGE_ROOT, f))
   try {
     roots.push(path.dirname(require.resolve('node-gyp-build/package.json')))
