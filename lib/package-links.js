@@ -37,6 +37,8 @@ function codeRoots () {
   return roots.filter((r) => fs.existsSync(r)).map((r) => fs.realpathSync(r))
 }
 
+const NOT_WALKED = new Set(['node_modules', '.git'])
+
 // root itself when a file, else the regular files beneath it, not
 // descending into node_modules (other packages) or .git. (One that goes
 // while it is read is not there.)
@@ -50,7 +52,7 @@ function filesOf (dir, out = []) {
     entries = fs.readdirSync(dir, { withFileTypes: true })
   } catch {}
   for (const e of entries) {
-    if (e.name === 'node_modules' || e.name === '.git') continue
+    if (NOT_WALKED.has(e.name)) continue
     const p = path.join(dir, e.name)
     if (e.isDirectory()) filesOf(p, out)
     else if (e.isFile()) out.push(p)
