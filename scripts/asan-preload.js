@@ -19,9 +19,15 @@ delete process.env.LD_PRELOAD
 function isNodeScript (word) {
   try {
     const head = Buffer.alloc(64)
-    const fd = fs.openSync(word, 'r')
-    const n = fs.readSync(fd, head, 0, 64, 0)
-    fs.closeSync(fd)
+    // (without blocking: an argument may name a FIFO, whose open for
+    // reading waits for a writer)
+    const fd = fs.openSync(word, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK)
+    let n = 0
+    try {
+      if (fs.fstatSync(fd).isFile()) n = fs.readSync(fd, head, 0, 64, 0)
+    } finally {
+      fs.closeSync(fd)
+    }
     const line = head.subarray(0, n).toString('latin1').split('\n')[0]
     return line.startsWith('#!') && /\bnode\b/.test(line)
   } catch {

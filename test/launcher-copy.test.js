@@ -462,19 +462,25 @@ for (const user of users()) {
           child.stdout.on('data', (x) => { out += x })
           child.stderr.on('data', (x) => { out += x })
           const done = new Promise((resolve) => child.on('close', resolve))
-          // (the command says READY just before it opens the FIFO: opening
-          // it for writing then waits for that, and a command that ended
-          // before, a runner failure, is never waited for)
+          // (the command says READY just before it opens the FIFO; opening
+          // it for writing waits for that open, or for the command's end,
+          // after which the test opens it for reading itself to let the
+          // waiting open go)
           const ready = await Promise.race([done.then(() => false), new Promise((resolve) => child.stdout.on('data', () => { if (out.includes('READY')) resolve(true) }))])
           if (ready) {
             fs.rmSync(d, { recursive: true, force: true })
-            fs.writeFileSync(fifo, 'go\\n')
+            const writer = fs.promises.open(fifo, 'w')
+            const first = await Promise.race([writer.then(() => 'open'), done.then(() => 'ended')])
+            if (first === 'ended') fs.closeSync(fs.openSync(fifo, fs.constants.O_RDONLY | fs.constants.O_NONBLOCK))
+            const w = await writer
+            if (first === 'open') await w.write('go\\n')
+            await w.close()
           }
-          await done
+          const code = await done
           const planted = fs.existsSync(copy) && fs.readFileSync(copy, 'latin1').startsWith('#!')
           const next = p.confine(['/bin/true'], { mode: 'read-only', workspaceRoot: ws })
           const r = run(next.argv, { cwd: ws })
-          return { out, planted, r, pwned: fs.existsSync(${JSON.stringify(marker)}) }
+          return { out, code, planted, r, pwned: fs.existsSync(${JSON.stringify(marker)}) }
         }
         const beneath = fs.mkdtempSync(path.join(path.dirname(d), 'ws-'))
         const parent = path.join(beneath, 'go-parent')
@@ -487,6 +493,7 @@ for (const user of users()) {
       t.match(got.parent.refused, /holds the parent of a launcher copy directory/, `the copy directory's parent as the workspace: refused (${got.parent.refused || got.parent.out})`)
       t.notOk(got.parent.pwned, 'and nothing ran outside the sandbox')
       const b = got.beneath
+      t.equal(b.code, 0, `beneath it: the command ran to its end (${(b.out || '').trim()})`)
       t.notMatch(b.out, /PLANTED/, `beneath it: the command could not make the directory again (${(b.out || '').trim()})`)
       t.notOk(b.planted, 'nothing of the command\'s stands where the copy goes')
       t.equal(b.r && b.r.code, 0, 'the next confine made a fresh copy, which runs')
