@@ -10,7 +10,7 @@ const { own, isDense } = require('./own')
 function stderrLines (stderr) {
   const text = stderr instanceof Uint8Array
     ? Buffer.from(stderr.buffer, stderr.byteOffset, stderr.byteLength).toString('utf8')
-    : String(stderr ?? '')
+    : String(stderr)
   return text.split(/\r?\n/)
 }
 

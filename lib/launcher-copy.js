@@ -205,7 +205,15 @@ function makeDir (dir, euid) {
   const mode = euid === 0 ? 0o755 : 0o700
   let fd
   try {
-    fs.mkdirSync(dir, { recursive: true, mode })
+    // (the directory alone first, so that a failure says why: a
+    // recursive mkdir reads a read-only file system as ENOENT; then its
+    // parents, should an image lack /var/cache)
+    try {
+      fs.mkdirSync(dir, { mode })
+    } catch (err) {
+      if (err.code === 'ENOENT') fs.mkdirSync(dir, { recursive: true, mode })
+      else if (err.code !== 'EEXIST') throw err
+    }
     // through a descriptor of the directory itself: a name swapped for a
     // symlink in between is never followed
     fd = fs.openSync(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW)

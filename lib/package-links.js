@@ -78,15 +78,12 @@ function makePrivate (file, st) {
   }
 }
 
-let result = null
-
-// Once per process: { made, left } (left: the files that keep other names
-// the uid could write through).
-function privatePackageFiles (uid = process.geteuid()) {
-  if (result !== null) return result
+// The files beneath roots made private for uid: { made, left } (left: the
+// files that keep other names uid could write through).
+function makePrivateFiles (roots, uid) {
   const made = []
   const left = []
-  for (const root of codeRoots()) {
+  for (const root of roots) {
     for (const file of filesOf(root, [])) {
       let st
       try {
@@ -103,8 +100,23 @@ function privatePackageFiles (uid = process.geteuid()) {
       }
     }
   }
-  result = Object.freeze({ made: Object.freeze(made), left: Object.freeze(left) })
+  return Object.freeze({ made: Object.freeze(made), left: Object.freeze(left) })
+}
+
+let result = null
+
+// This install's files, once per process.
+function privatePackageFiles (uid = process.geteuid()) {
+  if (result === null) result = makePrivateFiles(codeRoots(), uid)
   return result
 }
 
-module.exports = { privatePackageFiles }
+// The warning, when some files keep their other names.
+function linkWarnings ({ left }) {
+  if (left.length === 0) return []
+  return [`${left.length} of sandy-native's files (or node-gyp-build's) have other names, as a pnpm store gives them, and could not be made ` +
+    'private to this install: a confined command that can write one of those names changes what the next Node process runs; ' +
+    'install the package with copied files (pnpm: package-import-method=copy) or root-owned']
+}
+
+module.exports = { privatePackageFiles, makePrivateFiles, linkWarnings }

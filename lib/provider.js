@@ -11,7 +11,7 @@ const { probe: hostProbe } = require('./probe')
 const { SandboxUnavailableError } = require('./errors')
 const { isWithin } = require('./paths')
 const { seatbeltArgv } = require('./seatbelt')
-const { privatePackageFiles } = require('./package-links')
+const { privatePackageFiles, linkWarnings } = require('./package-links')
 const { own, ownOptions, isDense } = require('./own')
 const { checkRunner, refuseRunner } = require('./runner')
 const { newNonce, launcherRules, checkArgv, checkArgvSize } = require('./launcher-protocol')
@@ -313,9 +313,6 @@ const PACKAGE_ROOT = path.resolve(__dirname, '..')
 const PACKAGE_INSIDE = 'sandy-native\'s own files (its JavaScript and addon) lie inside the writable workspace: ' +
   'a confined command can change what the next Node process loads from them; install the package outside the workspace'
 
-const PACKAGE_LINKED = (n) => `${n} of sandy-native's files (or node-gyp-build's) have other names, as a pnpm store gives them, and could not be made ` +
-  'private to this install: a confined command that can write one of those names changes what the next Node process runs; install the package with copied files (pnpm: package-import-method=copy) or root-owned'
-
 // Whether the directory "dev:ino" holds sandy-native's own files.
 const packageUnder = (id) => ancestorIds(fs.realpathSync(PACKAGE_ROOT)).has(id)
 
@@ -332,8 +329,7 @@ function workspaceWarnings (workspaceRoot) {
   } catch (err) {
     throw new RangeError(`the workspace root cannot be resolved (${err.code})`)
   }
-  const { left } = privatePackageFiles()
-  return [...(packageUnder(id) ? [PACKAGE_INSIDE] : []), ...(left.length > 0 ? [PACKAGE_LINKED(left.length)] : [])]
+  return [...(packageUnder(id) ? [PACKAGE_INSIDE] : []), ...linkWarnings(privatePackageFiles())]
 }
 
 // Whether a writable root (canonical) holds sandy-native's own files or
