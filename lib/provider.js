@@ -123,8 +123,8 @@ function resolveWritableRoots (roots, { mode, root: workspace }, protect, parent
     // by device and inode: a bind mount shows the same directory elsewhere
     if (r.root === '/') throw writableRootError(i, 'is /, which would make everything writable')
     if (temp.has(r.rootId)) throw writableRootError(i, 'is a temp area the sandbox makes private to each run')
-    if (copies.some((above) => above.has(r.rootId))) throw writableRootError(i, "holds the launcher's copy (a confined command could change a later run's launcher)")
     if (parents.has(r.rootId)) throw writableRootError(i, 'holds the parent of a launcher copy directory (a confined command could make it, with its own program in it)')
+    if (copies.some((above) => above.has(r.rootId))) throw writableRootError(i, "holds the launcher's copy (a confined command could change a later run's launcher)")
     if (r.root !== workspace && !out.some((o) => o.root === r.root)) out.push(r)
   })
   return out

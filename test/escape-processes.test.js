@@ -619,8 +619,11 @@ for (const user of users()) {
       s.end()
       const r = await s.closed
       t.same(results(r.stdout), ['fail setpriority EPERM', 'fail ioprio_set EPERM'], `confined: both refused (${describe(r)})`)
-      const mine = hostState(process.pid)
-      t.same([leader.nice, leader.ioprio], [mine.nice, mine.ioprio], `the group's leader outside the sandbox kept its priorities ${JSON.stringify([leader, mine])}`)
+      // (what the command would set, which the control below shows it
+      // sets unconfined; an untouched I/O priority reads differently once
+      // a process has done I/O, so the values are compared with the
+      // command's, not with another process's)
+      t.ok(leader.nice !== '7' && leader.ioprio !== 'best-effort: prio 7', `the group's leader outside the sandbox kept its priorities (${leader.nice}, ${leader.ioprio})`)
 
       const u = session([...user.wrap, ...cmd], { cwd, detached: true })
       await u.until(/^(ok|fail).*\n(ok|fail).*\n/m)

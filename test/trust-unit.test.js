@@ -127,3 +127,28 @@ t.test('own-property reads: holes, missing options', async (t) => {
   t.equal(sandy.classifySpawnError({ argv: [, '/x'] }, err, { cwd: '/' }), null, 'an argv with a hole is no confined argv') // eslint-disable-line no-sparse-arrays
   t.equal(sandy.classifySpawnError({ argv: 'x' }, err, { cwd: '/' }), null, 'nor is a string')
 })
+
+t.test('the parents of the copy directories, refused in this process', async (t) => {
+  const candidate = require('../lib/binding.js').addon.copyDirs(process.geteuid())[0]
+  const parent = path.dirname(candidate)
+  const policy = new sandy.SandboxPolicy('block_all').grant('/usr', 'read', 'subtree').grant(parent, 'read_write', 'subtree')
+  t.throws(() => sandy.confinePolicy(['/usr/bin/true'], policy, { cwd: '/usr' }), { kind: 'InvalidPolicy', message: /a writable grant holds the parent of a launcher copy directory/ }, 'confinePolicy')
+  const here = process.cwd()
+  process.chdir('/usr')
+  t.teardown(() => process.chdir(here))
+  t.throws(() => sandy.confinePolicy(['/usr/bin/true'], policy), { kind: 'InvalidPolicy' }, 'confinePolicy with the working directory of the process')
+  const err = t.throws(() => sandy.createLocalSandboxProvider({ backend: 'sandy' }).confine(['true'], { mode: 'workspace-write', workspaceRoot: parent }))
+  t.match(err.message, /the writable workspace holds the parent of a launcher copy directory/, 'the workspace')
+})
+
+// (root always makes a copy; another user may use the shipped launcher in
+// place and make none)
+const ROOT_COPIES = process.geteuid() !== 0 && `${require('../scripts/test-verdict.js').UNCOVERED} making a copy directory's missing parents: this run is not root`
+t.test('a copy directory whose parent is missing is made with its parents', { skip: ROOT_COPIES }, async (t) => {
+  const dir = scratch(t)
+  fs.chmodSync(dir, 0o755)
+  const copies = path.join(dir, 'missing', 'copies')
+  const got = verifiedLauncher({ source: launcherPath(), digest: launcherDigest, dirs: [copies] }, process.geteuid())
+  t.equal(got, path.join(copies, path.basename(got)), 'the copy lies there')
+  t.ok(fs.statSync(copies).isDirectory(), 'the directory and its parent were made')
+})

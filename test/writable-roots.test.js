@@ -215,7 +215,7 @@ t.test('writableRoots: bad options and refused directories', async (t) => {
     ['/proc/sys', /lies on a kernel filesystem/],
     [file, /is not a directory/],
     [copyDir, /holds the launcher's copy/],
-    [path.dirname(copyDir), /holds the launcher's copy/]
+    [path.dirname(copyDir), /holds the parent of a launcher copy directory/]
   ]
   const fine = fs.mkdtempSync(path.join(dir, 'fine-'))
   for (const [root, message] of refused) {
