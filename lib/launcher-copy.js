@@ -332,11 +332,9 @@ function ancestorChain (file) {
 // Why a writable root (path and "dev:ino") may not be granted with these
 // protected directories, or null. The sandboxes protect each directory by
 // its path, so the root may not show one under another name (a bind
-// mount); and it may not hold the parent of one that `euid` owns (chmod
-// there is governed by no layer, and a loosened parent lets another user
-// swap the directory). landlockOnly: no view at all, so it may not hold
-// one anywhere.
-function exposure ({ root, rootId }, protect, euid, landlockOnly) {
+// mount). landlockOnly: no view at all, so it may not hold one anywhere.
+// (That it may not hold a copy directory's parent is copyParentIds'.)
+function exposure ({ root, rootId }, protect, landlockOnly) {
   for (const dir of protect) {
     const chain = ancestorChain(dir)
     const at = chain.findIndex((a) => a.id === rootId)
@@ -345,7 +343,6 @@ function exposure ({ root, rootId }, protect, euid, landlockOnly) {
     if (!isWithin(root, dir)) {
       return 'the writable workspace shows a launcher copy directory under another name (a bind mount)'
     }
-    if (at > 0 && chain[1].uid === euid) return 'the writable workspace holds the parent of a launcher copy directory of this user'
   }
   return null
 }

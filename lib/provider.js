@@ -195,7 +195,7 @@ function nativeDialect (name) {
 // (lib/launcher-copy.js exposure(); the launcher checks the same).
 function refuseExposure ({ mode, root, rootId }, protect, parents, name) {
   if (mode !== 'workspace-write') return
-  const why = exposure({ root, rootId }, protect, process.geteuid(), name === 'landlock') ??
+  const why = exposure({ root, rootId }, protect, name === 'landlock') ??
     (parents.has(rootId) ? 'the writable workspace holds the parent of a launcher copy directory of this user' : null)
   if (why !== null) throw new SandboxUnavailableError(why, { reasons: [`${name}: ${why}`] })
 }
