@@ -29,10 +29,12 @@ function codeRoots () {
   let built = []
   try {
     built = fs.readdirSync(release, { withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join('build', 'Release', e.name))
+  /* c8 ignore next: an install from a prebuild has no build/Release */
   } catch {}
   const roots = ['package.json', ...built, ...shipped].map((f) => path.join(PACKAGE_ROOT, f))
   try {
     roots.push(path.dirname(require.resolve('node-gyp-build/package.json')))
+  /* c8 ignore next: a dependency of the package, always installed with it */
   } catch {}
   return roots.filter((r) => fs.existsSync(r)).map((r) => fs.realpathSync(r))
 }
