@@ -55,7 +55,7 @@ function cleanEnv (extra) {
 
 // One file, run as a plain node script (it prints TAP) with the launcher
 // build preloaded in place of the verified one.
-function runFile (file, launcher, { timeout = 300000, env = {} } = {}) {
+function runFile (file, launcher, { timeout = 900000, env = {} } = {}) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['-r', OVERRIDE, path.join(TEST_DIR, file)], {
       env: cleanEnv({ SANDY_TEST_LAUNCHER: launcher, SANDY_LAYER_RUN: '1', ...env }),
