@@ -103,21 +103,31 @@ static int add_deny(sandy_resolved *r, const char *dir, sandy_error *err)
 	return 0;
 }
 
-/* dir's parent is owned by uid (which could loosen it with chmod, which
- * no layer governs, and so let another user swap dir). */
-static bool parent_owned_by(const char *dir, uid_t uid, struct stat *parent)
+/* Cuts the absolute path p to its parent, in place ("/a/b" to "/a", "/a"
+ * to "/", "/" stays); false when p has no slash. By name, not by "..":
+ * the directory p names may not exist (yet). */
+static bool to_parent(char *p)
 {
-	char p[SANDY_PATH_MAX_BYTES + 1];
-	char *slash;
+	char *slash = strrchr(p, '/');
 
-	snprintf(p, sizeof(p), "%s", dir);
-	slash = strrchr(p, '/');
 	if (slash == NULL)
 		return false;
 	if (slash == p)
 		slash[1] = '\0';
 	else
 		*slash = '\0';
+	return true;
+}
+
+/* dir's parent is owned by uid (which could loosen it with chmod, which
+ * no layer governs, and so let another user swap dir). */
+static bool parent_owned_by(const char *dir, uid_t uid, struct stat *parent)
+{
+	char p[SANDY_PATH_MAX_BYTES + 1];
+
+	snprintf(p, sizeof(p), "%s", dir);
+	if (!to_parent(p))
+		return false;
 	return sandy_stat(AT_FDCWD, p, 0, parent) == 0 && parent->st_uid == uid;
 }
 
@@ -237,14 +247,8 @@ static int parent_chain_holds(const char *dir, const struct stat *g)
 
 	snprintf(p, sizeof(p), "%s", dir);
 	while (fd < 0) {
-		char *slash = strrchr(p, '/');
-
-		if (slash == NULL)
+		if (!to_parent(p))
 			return -1;
-		if (slash == p)
-			slash[1] = '\0';
-		else
-			*slash = '\0';
 		fd = open(p, O_PATH | O_DIRECTORY | O_CLOEXEC);
 		if (fd < 0 && (errno != ENOENT || strcmp(p, "/") == 0))
 			return -1;
