@@ -422,6 +422,23 @@ for (const user of users()) {
   }
 }
 
+// Ends pid, a process an unconfined control left behind (SIGKILL ends a
+// stopped one too; nothing is killed unless /proc shows it running words),
+// and waits until /proc has it no more: whoever adopted it reaps it, no
+// process of the test's, so it is polled, within a generous bound. True
+// once it is gone.
+async function killLeft (pid, words) {
+  let cmdline = null
+  try { cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1') } catch {}
+  if (cmdline === words.join('\0') + '\0') {
+    try { process.kill(pid, 'SIGKILL') } catch (e) { if (e.code !== 'ESRCH') throw e }
+  }
+  for (const until = Date.now() + 30000; fs.existsSync(`/proc/${pid}`) && Date.now() < until;) {
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+  return !fs.existsSync(`/proc/${pid}`)
+}
+
 // A command that takes the terminal's foreground group (job control, or on
 // purpose) and ends: the caller, in whose group the launcher ran, has it
 // back, where it would otherwise read into SIGTTIN. Under a shell without
@@ -476,14 +493,19 @@ for (const user of users()) {
     // A terminal that hangs up while the command is stopped in a group of its
     // own: the kernel signals the session's leader and foreground group, the
     // launcher's, which pass the hangup on (with SIGCONT); the run ends. (The
-    // same command unconfined is ended by the kernel itself: its group is
-    // orphaned when the shell above it dies.)
+    // same command unconfined is ended by the kernel itself when its group is
+    // orphaned by the death of the shell above it, if it had stopped by
+    // then: one that stops later stays stopped, and the control ends it by
+    // the pid it printed.)
     t.test(`a terminal's hangup ends a run whose command is stopped in the background [${backend}, ${user.name}]`, async (t) => {
       const cwd = ownDir(user)
       const c = confineAs(user, backend, [fx.op, 'stopbg'], { mode: 'read-only', workspaceRoot: cwd })
       const r = await session([fx.pty, 'expect:stopping', 'hangup', '--', ...user.wrap, ...c.argv], { cwd }).closed
       t.match(r.stdout, backend === 'bwrap' ? /\n(signal 1|exit 129)\s*$/ : /\nsignal 1\s*$/, `the run ended by the hangup (${describe(r)})`)
       const u = await session([fx.pty, 'expect:stopping', 'hangup', '--', ...user.wrap, ...sh('"$0" stopbg', fx.op)], { cwd }).closed
+      const pid = /pid (\d+) stopping/.exec(u.stdout)
+      t.ok(pid, `unconfined, the command said its pid (${describe(u)})`)
+      if (pid) t.ok(await killLeft(Number(pid[1]), [fx.op, 'stopbg']), 'and it is gone once killed')
       t.match(u.stdout, /\nsignal 1\s*$/, `unconfined, the hangup ends it too (${describe(u)})`)
     })
   }

@@ -27,6 +27,9 @@ function sha256 (file) {
   return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex')
 }
 
+// the owner of an install only root can change (as a global one is)
+const ROOT_OWNER = { uid: 0, gid: 0 }
+
 function ownedDir (p, user, mode = 0o755) {
   fs.mkdirSync(p, { recursive: true, mode })
   fs.chmodSync(p, mode)
@@ -35,7 +38,8 @@ function ownedDir (p, user, mode = 0o755) {
 }
 
 // (cases that isolate the copies' directories keep their package in /tmp,
-// which the isolation leaves alone)
+// which the isolation leaves alone: an install of their own, never the
+// checkout, which may lie under /var/tmp or /var/cache itself)
 function base (t, where = '/var/tmp') {
   const dir = fs.realpathSync(fs.mkdtempSync(path.join(where, 'sandy-copy-')))
   fs.chmodSync(dir, 0o755)
@@ -44,8 +48,8 @@ function base (t, where = '/var/tmp') {
 }
 
 // A node script run as the user (its own provider), from the package at
-// pkg; it prints one JSON line (pkg may be the checkout's own ROOT).
-// `isolate` mounts fresh tmpfs file systems
+// pkg; it prints one JSON line (pkg may be the checkout's own ROOT, but
+// not with `isolate`). `isolate` mounts fresh tmpfs file systems
 // on the copies' directories first (root: /var/cache; others: /var/tmp,
 // which then also holds the script's workspaces), in a private mount
 // namespace that ends with the script.
@@ -305,12 +309,13 @@ for (const user of users()) {
     t.test(`provider A's workspace contains provider B's copy: A's command cannot change it [${backend}, ${user.name}]`, { skip: ISOLATION }, async (t) => {
       const dir = base(t, '/tmp')
       const pkgB = installPackage(path.join(dir, 'b'), user)
+      const pkgA = installPackage(path.join(dir, 'a'), ROOT_OWNER)
       const evil = path.join(dir, 'evil')
       const marker = path.join(ownedDir(path.join(dir, 'outside'), user), 'pwned')
       fs.writeFileSync(evil, EVIL(marker), { mode: 0o755 })
       // B makes its copy first; A's workspace is the directory holding it.
-      // A is the checkout's own package: for uid 65534 a root-owned
-      // install that needs no copy, for root the same copy directory.
+      // A is a root-owned install: for uid 65534 one that needs no copy,
+      // for root the same copy directory.
       const attack = 'd=$(dirname "$1"); cat "$2" > "$1"; mv "$d" "$d.moved"; rm -f "$1"; cp "$2" "$d/x"; echo tried'
       const got = node(user, pkgB, `
         const b = sandy.createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
@@ -318,7 +323,7 @@ for (const user of users()) {
         // (no workspace may hold a copy directory's parent: the copy
         // directory itself)
         const home = path.dirname(copy)
-        const a = require(${JSON.stringify(ROOT)}).createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
+        const a = require(${JSON.stringify(pkgA)}).createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
         const c = a.confine(['/bin/sh', '-c', ${JSON.stringify(attack)}, 'sh', copy, ${JSON.stringify(evil)}], { mode: 'workspace-write', workspaceRoot: home })
         const confined = run(c.argv, { cwd: home })
         const intact = fs.readFileSync(copy).subarray(0, 4).toString('latin1') === '\\x7fELF' && fs.readdirSync(path.dirname(copy)).length === 1
@@ -683,7 +688,7 @@ t.test('the Landlock-only level refuses a workspace that contains a launcher cop
     // (the copy directory itself: none may hold its parent at any level)
     try { p.confine(['true'], { mode: 'workspace-write', workspaceRoot: path.dirname(copy) }) } catch (e) { refused = e.message + ' ' + e.reasons.join('; ') }
     // the launcher itself, handed such a policy directly (no provider)
-    const words = require(${JSON.stringify(path.join(ROOT, 'lib', 'binding.js'))}).addon.seamLauncherWords('workspace-write', [[path.dirname(copy), idOf(path.dirname(copy))]], true, 'ab'.repeat(16), [])
+    const words = require(${JSON.stringify(path.join(pkg, 'lib', 'binding.js'))}).addon.seamLauncherWords('workspace-write', [[path.dirname(copy), idOf(path.dirname(copy))]], true, 'ab'.repeat(16), [])
     const direct = run([copy, ...words, '--', '/bin/true'], { cwd: '/' })
     const ok = p.confine(['/bin/sh', '-c', 'echo hi > f'], { mode: 'workspace-write', workspaceRoot: fs.mkdtempSync('/var/tmp/ws-') })
     return { copy, refused, direct, fine: run(ok.argv, { cwd: ok.argv[ok.argv.indexOf('--') - 1] }).code }`,
@@ -698,6 +703,7 @@ t.test('a sandbox that started before the user\'s copy directory was used cannot
   const nobody = users().at(-1)
   const dir = base(t, '/tmp')
   const pkgB = installPackage(path.join(dir, 'b'), nobody)
+  const pkgA = installPackage(path.join(dir, 'a'), ROOT_OWNER)
   const evil = path.join(dir, 'evil')
   fs.writeFileSync(evil, EVIL(path.join(dir, 'never')), { mode: 0o755 })
   // A would wait in the shared /var/tmp for a copy to appear in the
@@ -707,7 +713,7 @@ t.test('a sandbox that started before the user\'s copy directory was used cannot
   const attack = `for f in "$1"/sandy-launcher-*; do [ -f "$f" ] && { chmod u+w "$f" && cat "$2" > "$f" && echo WROTE; exit 0; }; done; echo NONE`
   const got = node(nobody, pkgB, `
     const d = '/var/tmp/sandy-native-${nobody.uid}'
-    const a = require(${JSON.stringify(ROOT)}).createLocalSandboxProvider({ backend: 'sandy' })
+    const a = require(${JSON.stringify(pkgA)}).createLocalSandboxProvider({ backend: 'sandy' })
     let refused = null
     try { a.confine(['/bin/sh', '-c', ${JSON.stringify(attack)}, 'sh', d, ${JSON.stringify(evil)}], { mode: 'workspace-write', workspaceRoot: '/var/tmp' }) } catch (e) { refused = e.message }
     const copy = sandy.createLocalSandboxProvider({ backend: 'sandy' }).confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }).argv[0]
@@ -752,10 +758,11 @@ for (const backend of BACKENDS) {
     const nobody = users().at(-1)
     const dir = base(t, '/tmp')
     const pkg = installPackage(dir, nobody)
+    const rootPkg = installPackage(path.join(dir, 'root'), ROOT_OWNER)
     const rootScript = `
       const { spawnSync } = require('node:child_process')
       const d = process.argv[1]
-      const c = require(${JSON.stringify(ROOT)}).createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
+      const c = require(${JSON.stringify(rootPkg)}).createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
         .confine(['/bin/sh', '-c', ${JSON.stringify(DIR_ATTACK)}, 'sh', d], { mode: 'workspace-write', workspaceRoot: '/var/tmp' })
       const r = spawnSync(c.argv[0], c.argv.slice(1), { cwd: '/var/tmp', uid: ${nobody.uid}, gid: ${nobody.gid}, encoding: 'utf8' })
       process.stdout.write(JSON.stringify({ stdout: r.stdout, stderr: r.stderr }))`
@@ -796,7 +803,8 @@ for (const backend of BACKENDS) {
 // the launcher itself (a policy handed to it directly).
 for (const backend of BACKENDS) {
   t.test(`a root workspace that holds the parent of root's copy directory is refused [${backend}]`, { skip: process.getuid() !== 0 && `${require('../scripts/test-verdict.js').UNCOVERED} root's copy directory: this run is not root` }, async (t) => {
-    const got = node(users()[0], ROOT, `
+    const pkg = installPackage(base(t, '/tmp'), ROOT_OWNER)
+    const got = node(users()[0], pkg, `
       const p = sandy.createLocalSandboxProvider({ backend: ${JSON.stringify(backend)} })
       const copy = p.confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }).argv[0]
       const out = {}
@@ -807,7 +815,7 @@ for (const backend of BACKENDS) {
       const policy = new sandy.SandboxPolicy('allow_all').grant('/usr', 'read', 'subtree').allowExecute('/usr', 'subtree').grant('/var/cache', 'read_write', 'subtree')
       try { sandy.confinePolicy(['/bin/true'], policy, { cwd: '/var/cache' }); out.policy = 'allowed' } catch (e) { out.policy = e.message }
       // (the launcher, handed such a policy's words directly)
-      const words = require(${JSON.stringify(path.join(ROOT, 'lib', 'binding.js'))}).addon.confinePolicy(policy.toNative(), Buffer.from('/var/cache'), 'ab'.repeat(16)).argv
+      const words = require(${JSON.stringify(path.join(pkg, 'lib', 'binding.js'))}).addon.confinePolicy(policy.toNative(), Buffer.from('/var/cache'), 'ab'.repeat(16)).argv
       out.direct = run([copy, ...words, '--', '/bin/true'], { cwd: '/var/cache' })
       return out`, { isolate: true })
     t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)
