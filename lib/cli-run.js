@@ -17,7 +17,10 @@ const POLICY_EXIT = 1
 // The launcher could not be started: the same status the launcher uses for
 // its own failures before the target runs (csrc/core/protocol.h).
 const START_FAILURE_EXIT = LAUNCHER_EXIT_FAILURE
+const path = require('node:path')
 const { CONFINED_MODES, UNCONFINED_MODE, BACKENDS: NAMED, LAUNCHER } = require('./vocabulary')
+const { PRESET_NAMES } = require('./protect')
+const SHIELD_FLAGS = ['deny-read', 'protect', 'no-protect', 'keep-env']
 const BACKENDS = ['auto', ...NAMED]
 // What each backend leaves ungoverned when it reports partial enforcement,
 // said before the command runs (README.md, "Backends and their promises").
@@ -41,6 +44,13 @@ function checkRunOptions (opts) {
   if (opts.policy !== undefined && (opts.root !== undefined || opts.backend !== undefined || opts['allow-write'] !== undefined)) {
     throw new UsageError('--root, --backend and --allow-write go with --mode, not --policy (a policy grants its own writes)')
   }
+  if (opts.policy !== undefined && SHIELD_FLAGS.some((f) => opts[f] !== undefined)) {
+    throw new UsageError('--deny-read, --protect, --no-protect and --keep-env go with --mode, not --policy (a policy denies its own reads)')
+  }
+  if (opts['no-protect'] && opts.protect !== undefined) throw new UsageError('give --protect PRESET or --no-protect, not both')
+  for (const p of opts.protect ?? []) {
+    if (!PRESET_NAMES.includes(p)) throw new UsageError(`--protect must be one of ${PRESET_NAMES.join(', ')}, not ${p}`)
+  }
   if (opts.mode === UNCONFINED_MODE) throw new UsageError(`--mode ${UNCONFINED_MODE} would run the command unconfined: run it without sandy`)
   if (opts.mode !== undefined && !CONFINED_MODES.includes(opts.mode)) throw new UsageError(`--mode must be ${CONFINED_MODES.join(' or ')}, not ${opts.mode}`)
   if (opts.backend !== undefined && !BACKENDS.includes(opts.backend)) throw new UsageError(`--backend must be one of ${BACKENDS.join(', ')}, not ${opts.backend}`)
@@ -53,7 +63,8 @@ function checkRunOptions (opts) {
   const root = opts.root === undefined ? undefined : directory('--root', opts.root)
   // what the user typed, and where it is
   const writable = allowWrite.map((typed) => ({ typed, dir: directory('--allow-write', typed) }))
-  return { ...opts, cwd, root, writable }
+  const denyRead = (opts['deny-read'] ?? []).map((typed) => path.resolve(cwd, typed))
+  return { ...opts, cwd, root, writable, denyRead }
 }
 
 // At most max bytes of a file, whatever it is (a FIFO, /dev/zero, a file
@@ -139,7 +150,13 @@ function defaultConfine (argv, policy, options) {
 // is named as the user typed it.
 function confineMode (opts) {
   const { createLocalSandboxProvider, holdsPackage } = require('./provider')
-  const provider = createLocalSandboxProvider({ backend: opts.backend ?? 'auto', writableRoots: opts.writable.map((w) => w.dir) })
+  const provider = createLocalSandboxProvider({
+    backend: opts.backend ?? 'auto',
+    writableRoots: opts.writable.map((w) => w.dir),
+    ...(opts['no-protect'] ? { protect: [] } : opts.protect !== undefined ? { protect: opts.protect } : {}),
+    ...(opts.denyRead.length > 0 ? { denyRead: opts.denyRead } : {}),
+    ...(opts['keep-env'] !== undefined ? { keepEnv: opts['keep-env'] } : {})
+  })
   const workspaceRoot = opts.root ?? opts.cwd
   let confined
   try {
@@ -214,7 +231,8 @@ async function runParsed (parsed, io, { raise = raiseOnSelf, confine = defaultCo
 
 const RUN = {
   usage: [
-    'sandy run --mode MODE [--root DIR] [--allow-write DIR]... [--backend NAME] [--cwd DIR] [--verbose] -- CMD [ARGS...]',
+    'sandy run --mode MODE [--root DIR] [--allow-write DIR]... [--deny-read PATH]... [--protect PRESET]... [--no-protect]',
+    '          [--keep-env NAME]... [--backend NAME] [--cwd DIR] [--verbose] -- CMD [ARGS...]',
     'sandy run --policy FILE.json [--cwd DIR] [--verbose] -- CMD [ARGS...]'
   ],
   summary: 'run CMD confined, by a seam mode (the workspace root is --cwd, or ' +
@@ -224,6 +242,10 @@ const RUN = {
     mode: { type: 'string', value: 'MODE', help: 'read-only (write nothing but /dev/null) or workspace-write (write the workspace, and a private /tmp but under landlock)' },
     root: { type: 'string', value: 'DIR', help: 'the workspace root of --mode (default: --cwd, else the current directory)' },
     'allow-write': { type: 'string', multiple: true, value: 'DIR', help: `with --mode workspace-write, DIR is writable too, as a tool's cache (~/.npm); repeatable, at most ${LAUNCHER.writableRootsMax}; not /, /tmp, or one holding the launcher's copy` },
+    'deny-read': { type: 'string', multiple: true, value: 'PATH', help: 'PATH (a file, socket or directory that exists) is unreadable and unconnectable inside; repeatable' },
+    protect: { type: 'string', multiple: true, value: 'PRESET', help: `only these presets: ${PRESET_NAMES.join(', ')} (default: both; README.md, "Protected reads"); repeatable` },
+    'no-protect': { type: 'boolean', help: 'no preset: credential files readable and host sockets reachable' },
+    'keep-env': { type: 'string', multiple: true, value: 'NAME', help: 'keep the variable NAME, which the launcher would remove as a secret; repeatable' },
     backend: { type: 'string', value: 'NAME', help: `one of ${BACKENDS.join(', ')} (default: auto, the first usable)` },
     policy: { type: 'string', value: 'FILE', help: 'a Sandy policy document (JSON) instead of a mode' },
     cwd: { type: 'string', value: 'DIR', help: 'the directory CMD starts in (default: the current directory)' },

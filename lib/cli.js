@@ -82,10 +82,19 @@ function packageRows (pkg) {
   ]
 }
 
+// What keeps each protection (README.md, "Protected reads"): by which
+// mechanism, or "no".
+function protectionRows (protections) {
+  const rows = [['BACKEND', 'CREDENTIAL FILES', 'HOST SOCKETS', 'SECRET VARIABLES']]
+  for (const [name, p] of Object.entries(protections)) rows.push([name, p.files ?? 'no', p.sockets ?? 'no', p.environment ?? 'no'])
+  return rows
+}
+
 function formatProbe (report) {
   return 'Package\n' + formatTable(packageRows(report.package)) +
     '\nHost facts\n' + formatTable(factRows(report)) +
-    '\nBackends\n' + formatTable(backendRows(report))
+    '\nBackends\n' + formatTable(backendRows(report)) +
+    '\nProtections\n' + formatTable(protectionRows(report.protections))
 }
 
 // This package: its version, the addon and launcher it uses (or why there
@@ -101,20 +110,23 @@ function packageFacts () {
       return `none: ${err.message}`
     }
   }
-  const autoSelects = require('./provider').createLocalSandboxProvider().probe().selected
+  const arbitration = require('./provider').createLocalSandboxProvider().probe()
+  const autoSelects = arbitration.selected
   return {
     version: VERSION,
     addon: where(() => binding.addonPath),
     launcher: where(() => binding.launcherPath()),
     launcherCopy: where(() => binding.verifiedLauncherPath()),
-    autoSelects
+    autoSelects,
+    protections: Object.fromEntries(arbitration.candidates.map((c) => [c.name, c.protections]))
   }
 }
 
 async function runProbe (opts, io) {
   // Loaded here so `sandy --help` works even when the addon is not built.
   const root = opts.root === undefined ? currentDir() : directory('--root', opts.root)
-  const report = { package: packageFacts(), ...require('./probe').probe() }
+  const { protections, ...pkg } = packageFacts()
+  const report = { package: pkg, ...require('./probe').probe(), protections }
   report.warnings = require('./provider').workspaceWarnings(root)
   const warnings = report.warnings.map((w) => `\nwarning: ${w}\n`).join('')
   io.out(opts.json ? JSON.stringify(report, null, 2) + '\n' : formatProbe(report) + warnings)

@@ -16,12 +16,17 @@ const { own, ownOptions, isDense } = require('./own')
 const { checkRunner, refuseRunner } = require('./runner')
 const { newNonce, launcherRules, checkArgv, checkArgvSize } = require('./launcher-protocol')
 const { BACKENDS, CONFINED_MODES, UNCONFINED_MODE, LAUNCHER } = require('./vocabulary')
+const { PRESET_NAMES, DEFAULT_PRESETS, MAX_PROTECTED, ProtectError, protectedPaths } = require('./protect')
 
 const quoted = (words) => words.map((w) => `'${w}'`).join(' or ')
 
 // ---- argument checks --------------------------------------------------------
 
-const OPTION_KEYS = Object.freeze(['backend', 'runner', 'writableRoots'])
+const OPTION_KEYS = Object.freeze(['backend', 'runner', 'writableRoots', 'protect', 'denyRead', 'keepEnv'])
+
+// The secret variables' names one call may keep (csrc/core/secret_env.h).
+const KEEP_ENV_MAX = 32
+const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,254}$/
 
 function checkOptions (options) {
   if (options === null || typeof options !== 'object') throw new TypeError('options must be an object')
@@ -34,7 +39,32 @@ function checkOptions (options) {
   if (backend === 'runner' && !runner) throw new TypeError("backend 'runner' needs options.runner")
   const writableRoots = checkWritableRoots(given.writableRoots)
   if (runner && writableRoots.length > 0) throw new TypeError('options.writableRoots cannot go with options.runner, which confines by its own rules')
-  return { backend, runner, writableRoots }
+  const shield = checkShield(given)
+  if (runner && shield.given) throw new TypeError('options.protect, denyRead and keepEnv cannot go with options.runner, which confines by its own rules')
+  return { backend, runner, writableRoots, shield }
+}
+
+// What a call protects beyond its mode (docs/protected-reads.md): presets
+// (default both), paths the caller names, secret variables it keeps.
+// asked: the caller chose presets or named paths, so a backend that
+// cannot hold them all refuses instead of running without them.
+function checkShield ({ protect, denyRead, keepEnv }) {
+  const list = (v, what, max, ok, many, one) => {
+    if (v === undefined) return []
+    if (!isDense(v) || v.length > max) throw new TypeError(`options.${what} must be an array of at most ${max} ${many}`)
+    v.forEach((x, i) => { if (!ok(x)) throw new TypeError(`options.${what}[${i}] must be ${one}`) })
+    return Object.freeze([...new Set(v)])
+  }
+  const names = PRESET_NAMES.join(', ')
+  return Object.freeze({
+    presets: protect === undefined
+      ? DEFAULT_PRESETS
+      : list(protect, 'protect', PRESET_NAMES.length, (x) => PRESET_NAMES.includes(x), `preset names (${names})`, `a preset name (${names})`),
+    denyRead: list(denyRead, 'denyRead', MAX_PROTECTED, (x) => isPathString(x) && path.isAbsolute(x), 'absolute paths', 'an absolute path string'),
+    keepEnv: list(keepEnv, 'keepEnv', KEEP_ENV_MAX, (x) => typeof x === 'string' && ENV_NAME.test(x), 'variable names', 'a variable name'),
+    asked: protect !== undefined || denyRead !== undefined,
+    given: protect !== undefined || denyRead !== undefined || keepEnv !== undefined
+  })
 }
 
 function isPathString (p) {
@@ -148,7 +178,8 @@ function arbitrate ({ backend, runner }) {
   const launcher = launcherCheck()
   const candidates = BACKENDS.map((name) => {
     const v = host.backends[name]
-    const c = { name, usable: v.usable, enforcement: v.enforcement, reason: v.reason }
+    const held = protectionsOf(name)
+    const c = { name, usable: v.usable, enforcement: v.enforcement, reason: v.usable ? v.reason + unheldNote(held) : v.reason, protections: held }
     // every Linux backend runs the launcher: as itself, or as bwrap's
     // descriptor guard
     if (c.usable && name !== 'seatbelt' && !launcher.ok) {
@@ -191,6 +222,50 @@ function nativeDialect (name) {
   }
 }
 
+// ---- protections ------------------------------------------------------------
+
+// What keeps each protection on a backend (csrc/addon/seam.c): a mechanism
+// word, or null where it cannot be kept.
+const protectionsOf = (name) => Object.freeze({ ...binding.addon.backendDialect(name).protections })
+
+// Each preset's kind of object: credentials are read, host sockets are
+// connected to.
+const PRESET_KIND = Object.freeze({ credentials: 'files', 'host-sockets': 'sockets' })
+
+// The presets and kinds a backend does not keep, as the note its verdict
+// carries ('' when it keeps them all).
+function unheldNote (held) {
+  const missing = [...Object.entries(PRESET_KIND).filter(([, k]) => held[k] === null).map(([p]) => p),
+    ...(held.environment === null ? ['secret variables'] : [])]
+  return missing.length === 0 ? '' : `; it does not keep ${missing.join(', ')} out of reach`
+}
+
+// This call's protected paths on backend name (lib/protect.js's
+// objects), with the kinds it cannot keep dropped when the caller chose the
+// defaults and refused when the caller asked for them (a request a
+// backend cannot honour is never dropped silently).
+function protectedReads (name, shield) {
+  let found
+  try {
+    found = protectedPaths(shield)
+  } catch (err) {
+    if (!(err instanceof ProtectError)) throw err
+    if (err.input) throw new RangeError(err.message)
+    throw new SandboxUnavailableError(err.message, { reasons: [`${name}: ${err.message}`] })
+  }
+  const held = protectionsOf(name)
+  const unheld = (f) => (f.source === 'denyRead' ? (f.socket ? held.sockets : held.files) : held[PRESET_KIND[f.source]]) === null
+  const refused = found.find((f) => unheld(f) && (shield.asked || f.source === 'denyRead'))
+  if (refused !== undefined) {
+    const what = refused.source === 'denyRead' ? 'a socket options.denyRead names' : `the ${refused.source} preset`
+    throw new SandboxUnavailableError(`the ${name} backend cannot keep ${what} out of reach`, { reasons: [`${name}: protections it cannot keep were asked for`] })
+  }
+  return found.filter((f) => !unheld(f))
+}
+
+// As the launcher and the guard take them: [path, "dev:ino"].
+const pinned = (reads) => reads.map((f) => [f.path, f.id])
+
 // A workspace that exposes a launcher copy directory is refused
 // (lib/launcher-copy.js exposure(); the launcher checks the same).
 function refuseExposure ({ mode, root, rootId }, protect, parents, name) {
@@ -203,19 +278,19 @@ function refuseExposure ({ mode, root, rootId }, protect, parents, name) {
 // The workspace first, then the writable roots, as [path, "dev:ino"].
 const rootPairs = ({ root, rootId }, writable) => [[root, rootId], ...writable.map((w) => [w.root, w.rootId])]
 
-function launcherArgv (launcher, protect, policy, writable, argv, landlockOnly, nonce) {
-  return [launcher, ...binding.addon.seamLauncherWords(policy.mode, rootPairs(policy, writable), landlockOnly, nonce, protect), '--', ...argv]
+function launcherArgv (launcher, protect, policy, writable, argv, landlockOnly, nonce, reads, keepEnv) {
+  return [launcher, ...binding.addon.seamLauncherWords(policy.mode, rootPairs(policy, writable), landlockOnly, nonce, protect, reads, keepEnv), '--', ...argv]
 }
 
 // bubblewrap comes from a system directory (the probe looks nowhere else),
 // and never from the workspace.
-function bwrapArgv (launcher, protect, report, policy, writable, argv, nonce) {
+function bwrapArgv (launcher, protect, report, policy, writable, argv, nonce, reads, keepEnv) {
   const bwrap = report.host.bwrap.path
   const above = writable.length > 0 ? ancestorIds(bwrap) : new Set()
   if (isWithin(policy.root, bwrap) || writable.some((w) => above.has(w.rootId))) {
     throw new SandboxUnavailableError('bubblewrap lies inside a writable directory', { reasons: ['bwrap: found inside the workspace root or a writable root'] })
   }
-  return [...binding.addon.bwrapArgv(launcher, nonce, bwrap, policy.mode, rootPairs(policy, writable), protect), ...argv]
+  return [...binding.addon.bwrapArgv(launcher, nonce, bwrap, policy.mode, rootPairs(policy, writable), protect, reads, keepEnv), ...argv]
 }
 
 // The launcher as it is now: verified again at every confine.
@@ -249,7 +324,7 @@ function holderIds (program) {
   return ids
 }
 
-function seatbeltConfine (verdict, writableRoots, policy, argv) {
+function seatbeltConfine (verdict, writableRoots, policy, argv, reads, keepEnv) {
   // the shim's `exec "$@"`: bash (macOS's /bin/sh) reads a leading - as
   // exec's own option (-c, -l, -a NAME), and runs another command
   if (argv[0].startsWith('-')) throw new RangeError('argv[0] must not start with "-" under the seatbelt backend (its shell shim would read it as an option)')
@@ -263,7 +338,7 @@ function seatbeltConfine (verdict, writableRoots, policy, argv) {
   }
   // (the size checked before the words are handed back, so a refused argv
   // leaves no temp directory behind)
-  const built = seatbeltArgv(policy, [...argv], { check: (words) => checkArgvSize(words, (why) => new RangeError(why)) })
+  const built = seatbeltArgv(policy, [...argv], { reads, keepEnv, check: (words) => checkArgvSize(words, (why) => new RangeError(why)) })
   const tail = built.slice(built.length - argv.length)
   /* c8 ignore next 3 */
   if (built[0] !== SEATBELT_PROGRAMS[0] || built.length <= argv.length || tail.some((w, i) => w !== argv[i])) {
@@ -273,14 +348,15 @@ function seatbeltConfine (verdict, writableRoots, policy, argv) {
   return { argv: built, enforcement: verdict.enforcement, ...dialect, writableRoots: [] }
 }
 
-function confineWith (report, { runner, writableRoots }, policy, argv) {
+function confineWith (report, { runner, writableRoots, shield }, policy, argv) {
   const name = report.selected
   const verdict = report.candidates.find((c) => c.name === name)
   if (name === 'runner') {
     refuseRunner(runner.argv[0], policy)
     return { argv: [...runner.argv, ...argv], enforcement: runner.enforcement, denialSignatures: runner.denialSignatures, runnerFailureRules: runner.runnerFailureRules, writableRoots: [] }
   }
-  if (name === 'seatbelt') return seatbeltConfine(verdict, writableRoots, policy, argv)
+  const reads = protectedReads(name, shield)
+  if (name === 'seatbelt') return seatbeltConfine(verdict, writableRoots, policy, argv, reads, shield.keepEnv)
   const nonce = newNonce()
   const launcher = currentLauncher(name)
   // the launcher copies' directories: kept read-only in every sandbox, and
@@ -290,8 +366,8 @@ function confineWith (report, { runner, writableRoots }, policy, argv) {
   refuseExposure(policy, protect, parents, name)
   const writable = resolveWritableRoots(writableRoots, policy, protect, parents)
   const built = name === 'bwrap'
-    ? bwrapArgv(launcher, protect, report, policy, writable, argv, nonce)
-    : launcherArgv(launcher, protect, policy, writable, argv, name === 'landlock', nonce)
+    ? bwrapArgv(launcher, protect, report, policy, writable, argv, nonce, pinned(reads), shield.keepEnv)
+    : launcherArgv(launcher, protect, policy, writable, argv, name === 'landlock', nonce, pinned(reads), shield.keepEnv)
   // Last line of defence: whatever went wrong above, never hand back an argv
   // that does not start with the runner and wrap the caller's argv.
   const tail = built.slice(built.length - argv.length)

@@ -15,11 +15,14 @@ const { SandboxUnavailableError } = require('./errors')
 // temp directory (Seatbelt matches resolved paths: /var/folders/... is
 // /private/var/folders/...), exported to the command as TMPDIR instead of
 // the user's whole one; it is left to the system's periodic cleanup.
+// reads: the protected paths (lib/protect.js's objects), each denied by a
+// rule of its kind; keepEnv: the secret variables the shim leaves.
 // check(words), when given, may refuse the whole argv: the temp directory
 // made for it is removed then.
-function seatbeltArgv ({ mode, root }, argv, { tmpdir = os.tmpdir, check = () => {} } = {}) {
+function seatbeltArgv ({ mode, root }, argv, { tmpdir = os.tmpdir, check = () => {}, reads = [], keepEnv = [] } = {}) {
+  const shield = [reads.map((r) => [r.path, r.kind]), keepEnv]
   if (mode !== 'workspace-write') {
-    const words = [...binding.addon.seatbeltArgv(mode, null, null), ...argv]
+    const words = [...binding.addon.seatbeltArgv(mode, null, null, ...shield), ...argv]
     check(words)
     return words
   }
@@ -30,7 +33,7 @@ function seatbeltArgv ({ mode, root }, argv, { tmpdir = os.tmpdir, check = () =>
     // (the code, never the path)
     throw new SandboxUnavailableError(`the seatbelt backend cannot make its temp directory (${err.code})`, { reasons: [`seatbelt: no temp directory under $TMPDIR (${err.code})`] })
   }
-  const words = [...binding.addon.seatbeltArgv(mode, root, temp), ...argv]
+  const words = [...binding.addon.seatbeltArgv(mode, root, temp, ...shield), ...argv]
   try {
     check(words)
   } catch (err) {

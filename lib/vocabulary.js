@@ -47,6 +47,29 @@ const POLICY_DOCUMENT_ERROR_KINDS = Object.freeze(['TooLarge', 'Parse', 'Unsuppo
 // The policy document's schema_version.
 const SCHEMA_VERSION = 1
 
+// The environment variables that name secrets, which the launcher removes
+// in the seam's modes: an exact name, or a suffix matched in either case.
+const SECRET_ENV = Object.freeze([
+  Object.freeze({ match: 'exact', name: 'SSH_AUTH_SOCK', why: 'the SSH agent signs with the user\'s keys' }),
+  Object.freeze({ match: 'exact', name: 'GPG_AGENT_INFO', why: 'the GPG agent decrypts and signs' }),
+  Object.freeze({ match: 'exact', name: 'DBUS_SESSION_BUS_ADDRESS', why: 'the session bus starts programs outside the sandbox' }),
+  Object.freeze({ match: 'exact', name: 'AWS_ACCESS_KEY_ID', why: 'one half of an AWS key pair' }),
+  Object.freeze({ match: 'exact', name: 'AWS_SECRET_ACCESS_KEY', why: 'the other half' }),
+  Object.freeze({ match: 'exact', name: 'DOCKER_AUTH_CONFIG', why: 'container registries\' credentials' }),
+  Object.freeze({ match: 'suffix', name: '_TOKEN', why: 'GITHUB_TOKEN, GH_TOKEN, NPM_TOKEN, ..._TOKEN' }),
+  Object.freeze({ match: 'suffix', name: '_AUTHTOKEN', why: 'npm\'s _authToken' }),
+  Object.freeze({ match: 'suffix', name: '_AUTH', why: 'npm\'s _auth, basic-auth pairs' }),
+  Object.freeze({ match: 'suffix', name: '_SECRET', why: 'client and signing secrets' }),
+  Object.freeze({ match: 'suffix', name: '_SECRET_KEY', why: 'secret keys' }),
+  Object.freeze({ match: 'suffix', name: '_PRIVATE_KEY', why: 'private keys' }),
+  Object.freeze({ match: 'suffix', name: '_ACCESS_KEY', why: 'access keys' }),
+  Object.freeze({ match: 'suffix', name: '_API_KEY', why: 'API keys' }),
+  Object.freeze({ match: 'suffix', name: '_APIKEY', why: 'API keys' }),
+  Object.freeze({ match: 'suffix', name: '_PASSWORD', why: 'passwords' }),
+  Object.freeze({ match: 'suffix', name: '_PASSWD', why: 'passwords' }),
+  Object.freeze({ match: 'suffix', name: '_CREDENTIALS', why: 'credentials' })
+])
+
 // The launcher's protocol: its file name, its one fatal line, its exit
 // statuses before the target runs (125) and when the target cannot be
 // executed (126, 127: the shell's), the --nonce digits, the writable
@@ -79,5 +102,6 @@ module.exports = Object.freeze({
   SANDBOX_ERROR_KINDS,
   POLICY_DOCUMENT_ERROR_KINDS,
   SCHEMA_VERSION,
+  SECRET_ENV,
   LAUNCHER
 })

@@ -65,7 +65,7 @@ musl-gcc $cflags -isystem "$out/uapi" -static -o "$out/resolve_test_musl" $resol
 $cc $cflags -o "$out/bpf_test" "$src/test/bpf_test.c" "$src/test/bpf_cases_aarch64.c"
 # The launcher's argument parser: every rejection and its reason.
 $cc $cflags -o "$out/policy_argv_test" "$src/test/policy_argv_test.c" \
-	"$src/core/policy_argv.c" "$src/core/policy.c" "$src/core/error.c"
+	"$src/core/policy_argv.c" "$src/core/secret_env.c" "$src/core/policy.c" "$src/core/error.c"
 # The launcher's probe report: round trip, refusals, the judge.
 $cc $cflags -o "$out/probe_wire_test" "$src/test/probe_wire_test.c" \
 	"$src/core/probe.c"
@@ -77,17 +77,17 @@ $cc $cflags -o "$out/plan_test" "$src/test/plan_test.c" "$src/linux/plan.c" \
 $cc $cflags -o "$out/paths_test" "$src/test/paths_test.c" "$src/core/paths.c"
 # The guard mode's words: encoder and decoder.
 $cc $cflags -o "$out/guard_argv_test" "$src/test/guard_argv_test.c" \
-	"$src/core/guard_argv.c" "$src/core/policy_argv.c" "$src/core/policy.c" \
+	"$src/core/guard_argv.c" "$src/core/policy_argv.c" "$src/core/secret_env.c" "$src/core/policy.c" \
 	"$src/core/resolve.c" "$src/core/error.c" "$src/core/paths.c" \
 	"$src/core/stat.c" "$src/core/kernel_fs.c"
 # The seatbelt backend's words: golden profiles, structure, hostile paths;
 # and its verdict from the probe's facts.
 $cc $cflags -o "$out/seatbelt_test" "$src/test/seatbelt_test.c" \
-	"$src/darwin/plan.c" "$src/core/policy_argv.c" "$src/core/policy.c" \
+	"$src/darwin/plan.c" "$src/core/policy_argv.c" "$src/core/secret_env.c" "$src/core/policy.c" \
 	"$src/core/error.c" "$src/core/probe.c"
 # confinePolicy's one crossing: refusals and pins, the lookup injected.
 $cc $cflags -o "$out/confine_test" "$src/test/confine_test.c" \
-	"$src/addon/confine.c" "$src/core/policy_argv.c" "$src/core/policy.c" \
+	"$src/addon/confine.c" "$src/core/policy_argv.c" "$src/core/secret_env.c" "$src/core/policy.c" \
 	"$src/core/resolve.c" "$src/core/error.c" "$src/core/paths.c" \
 	"$src/core/stat.c" "$src/core/kernel_fs.c"
 # Static, so it can copy itself into the test tree as a library-free program.

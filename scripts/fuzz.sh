@@ -106,7 +106,7 @@ fuzz_target policy_json_fuzz "$root/fuzz/corpus" 8192 \
   "$root/csrc/core/paths.c" -I"$cjson" "$cjson/cJSON.c"
 fuzz_target launch_argv_fuzz "$root/fuzz/corpus-argv" 4096 \
   "$root/fuzz/launch_argv_fuzz.c" \
-  "$root/csrc/core/policy_argv.c" "$root/csrc/core/policy.c" "$root/csrc/core/error.c"
+  "$root/csrc/core/policy_argv.c" "$root/csrc/core/secret_env.c" "$root/csrc/core/policy.c" "$root/csrc/core/error.c"
 cat > "$work/probe_report_fuzz.dict" <<'DICT'
 "sandy-probe-v1\x0a"
 "end\x0a"

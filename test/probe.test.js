@@ -280,8 +280,9 @@ t.test('sandy probe --json', async (t) => {
   const parsed = JSON.parse(res.stdout)
   t.equal(parsed.landlockAbi, EXPECTED_LANDLOCK_ABI)
   t.equal(parsed.userNamespaces, true)
-  const { warnings, package: pkg, ...facts } = parsed
+  const { warnings, package: pkg, protections, ...facts } = parsed
   t.same(facts, report, 'same report as the library')
+  t.same(protections.landlock, { files: 'landlock', sockets: null, environment: 'launcher' }, 'and what keeps each protection, per backend')
   t.equal(pkg.version, require('../package.json').version, 'and the package\'s version')
   t.ok(Array.isArray(warnings), 'and what a workspace-write run in the current directory leaves unprotected')
   t.equal(res.stdout, JSON.stringify(parsed, null, 2) + '\n')
@@ -326,7 +327,8 @@ t.test('cli main() in-process', async (t) => {
   let c = io()
   t.equal(await main(['probe', '--json', '--root', '/usr'], c.io), 0)
   const json = JSON.parse(c.o.out)
-  t.same({ ...json, package: undefined }, { ...report, package: undefined, warnings: [] }, 'the probe report, and')
+  t.same({ ...json, package: undefined, protections: undefined }, { ...report, package: undefined, protections: undefined, warnings: [] }, 'the probe report, and')
+  t.same(Object.keys(json.protections), ['sandy', 'bwrap', 'landlock', 'seatbelt'], 'the protections of every backend')
   const binding = require('../lib/binding.js')
   t.same(json.package, { version: require('../package.json').version, addon: binding.addonPath, launcher: binding.launcherPath(), launcherCopy: binding.verifiedLauncherPath(), autoSelects: 'sandy' },
     'the package: its version, the addon and launcher it uses, what auto selects')
@@ -335,6 +337,8 @@ t.test('cli main() in-process', async (t) => {
   t.match(c.o.out, new RegExp(`^Package\\n {2}sandy-native +${require('../package.json').version.replace(/\./g, '\\.')}\\n {2}addon +/`))
   t.match(c.o.out, /\n {2}auto selects +sandy\n\nHost facts\n {2}platform +linux\n/)
   t.match(c.o.out, /\nBackends\n {2}BACKEND +USABLE +ENFORCEMENT +REASON\n/)
+  t.match(c.o.out, /\nProtections\n {2}BACKEND +CREDENTIAL FILES +HOST SOCKETS +SECRET VARIABLES\n {2}sandy +view +view +launcher\n/)
+  t.match(c.o.out, /\n {2}landlock +landlock +no +launcher\n/, 'no where a backend cannot keep one')
   c = io()
   t.equal(await main(['probe', '--help'], c.io), 0)
   t.match(c.o.out, /^Usage:\n {2}sandy probe \[--json\] \[--root DIR\]\n/)
@@ -362,6 +366,7 @@ t.test('table rendering of failures', async (t) => {
   Object.assign(broken, { landlockAbi: 0, userNamespaces: false, userNamespacesDetail: 'unshare: Operation not permitted' })
   broken.bwrap = { found: true, path: '/usr/bin/bwrap', version: '', works: false, detail: 'exit status 1' }
   broken.backends.sandy = { usable: false, enforcement: null, reason: 'nope' }
+  broken.protections = { sandy: { files: 'view', sockets: 'view', environment: 'launcher' } }
   let out = formatProbe(broken)
   t.match(out, /^Package\n {2}sandy-native +9\.9\.9\n {2}addon +\/a\/sandy\.node\n {2}launcher +none: the launcher is missing\n {2}runs as +none: no copy\n {2}auto selects +nothing: no backend is usable\n/)
   t.match(out, /Landlock ABI +0\n/)

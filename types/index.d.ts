@@ -271,6 +271,27 @@ export interface LocalSandboxProviderOptions {
    * RangeError. Ignored by `read-only`; not allowed with a runner.
    */
   writableRoots?: readonly string[]
+  /**
+   * The presets of protected reads (README.md, "Protected reads"): by
+   * default both, `'credentials'` (the user's private keys and tokens
+   * unreadable) and `'host-sockets'` (container engines, agents, session
+   * buses unconnectable); `[]` turns both off. A backend that cannot keep
+   * a preset asked for here refuses the call.
+   */
+  protect?: readonly ProtectPreset[]
+  /** Absolute paths (files, sockets, directories that exist) unreadable and unconnectable inside; at most 128 with the presets' paths. */
+  denyRead?: readonly string[]
+  /** Secret variables the launcher removes that this provider's commands keep, by exact name; at most 32. */
+  keepEnv?: readonly string[]
+}
+
+export type ProtectPreset = 'credentials' | 'host-sockets'
+
+/** What keeps each protection on a backend, by mechanism; null where it cannot be kept. */
+export interface BackendProtections {
+  readonly files: 'view' | 'guard' | 'landlock' | 'seatbelt' | null
+  readonly sockets: 'view' | 'guard' | 'seatbelt' | null
+  readonly environment: 'launcher' | 'guard' | 'shim' | null
 }
 
 /** What the local provider's confine returns. */
@@ -283,7 +304,10 @@ export interface ProviderCandidate {
   readonly name: BackendName | 'runner'
   readonly usable: boolean
   readonly enforcement: SandboxEnforcement | null
+  /** Why; for a usable backend that does not keep a protection, also which. */
   readonly reason: string
+  /** A native backend's protections (absent for an operator's runner). */
+  readonly protections?: BackendProtections
 }
 
 /** The cached arbitration: every candidate, usable or not, and why. */

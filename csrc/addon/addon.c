@@ -802,7 +802,26 @@ static napi_value get_backend(napi_env env, napi_value v, sandy_backend_id *id)
 	return NULL;
 }
 
-/* backendDialect(name) -> {denialSignatures, runnerFailureRules} */
+/* A mechanism word, or null. */
+static napi_value word_or_null(napi_env env, const char *w)
+{
+	return w == NULL ? make_null(env) : make_string(env, w);
+}
+
+static napi_value protections_to_js(napi_env env, const sandy_protections *p)
+{
+	napi_value o = make_object(env);
+
+	if (o == NULL || !set_prop(env, o, "files", word_or_null(env, p->files)) ||
+	    !set_prop(env, o, "sockets", word_or_null(env, p->sockets)) ||
+	    !set_prop(env, o, "environment",
+		      word_or_null(env, p->environment)))
+		return NULL;
+	return o;
+}
+
+/* backendDialect(name) -> {denialSignatures, runnerFailureRules,
+ * protections} */
 static napi_value backend_dialect(napi_env env, napi_callback_info info)
 {
 	napi_value argv[1], o, rules;
@@ -819,7 +838,8 @@ static napi_value backend_dialect(napi_env env, napi_callback_info info)
 	if (o == NULL || rules == NULL ||
 	    !set_prop(env, o, "denialSignatures",
 		      list_to_js(env, d->denial_signatures)) ||
-	    !set_prop(env, o, "runnerFailureRules", rules))
+	    !set_prop(env, o, "runnerFailureRules", rules) ||
+	    !set_prop(env, o, "protections", protections_to_js(env, &d->protections)))
 		return NULL;
 	for (i = 0; i < d->n_rules; i++)
 		if (!set_element(env, rules, i, rule_to_js(env, &d->rules[i])))
@@ -913,32 +933,108 @@ static napi_value bad_roots(napi_env env)
 	return NULL;
 }
 
+/* One [path, "dev:ino"] pair: *path malloc'd (free it whatever this
+ * returned), the id into id. */
+static napi_value get_pair(napi_env env, napi_value e, char **path,
+			   char id[48], napi_value (*bad)(napi_env env))
+{
+	uint32_t pair;
+	napi_value p, i;
+
+	*path = NULL;
+	if (get_length(env, e, &pair) == NULL)
+		return NULL;
+	if (pair != 2)
+		return bad(env);
+	if ((p = get_element(env, e, 0)) == NULL ||
+	    (i = get_element(env, e, 1)) == NULL ||
+	    get_abs_path(env, p, path, bad) == NULL ||
+	    get_cstring(env, i, id, 48) == NULL)
+		return NULL;
+	return e;
+}
+
 static napi_value get_roots(napi_env env, napi_value v, root_list *l)
 {
-	uint32_t len, pair;
+	uint32_t len;
 
 	if (get_length(env, v, &len) == NULL)
 		return NULL;
 	if (len == 0 || len > SANDY_GUARD_ROOTS_MAX)
 		return bad_roots(env);
 	for (uint32_t i = 0; i < len; i++) {
-		napi_value e = get_element(env, v, i), path, id;
+		napi_value e = get_element(env, v, i);
 
-		if (e == NULL || get_length(env, e, &pair) == NULL)
-			return NULL;
-		if (pair != 2)
-			return bad_roots(env);
-		if ((path = get_element(env, e, 0)) == NULL ||
-		    (id = get_element(env, e, 1)) == NULL)
-			return NULL;
-		l->paths.d[l->paths.n] = NULL;
-		if (get_abs_path(env, path, &l->paths.d[l->paths.n++],
-				 bad_roots) == NULL ||
-		    get_cstring(env, id, l->id[i], sizeof(l->id[i])) == NULL)
+		if (e == NULL ||
+		    get_pair(env, e, &l->paths.d[l->paths.n++], l->id[i],
+			     bad_roots) == NULL)
 			return NULL;
 		l->r[i] = (sandy_writable_root){l->paths.d[i], l->id[i]};
 	}
 	return v;
+}
+
+/* A seam call's protections (lib/provider.js): reads, an array of at most
+ * SANDY_DENY_READS_MAX [path, "dev:ino"] pairs (canonical, absolute);
+ * keepEnv, an array of at most SANDY_KEEP_ENV_MAX variable names. Free
+ * with shield_free() whatever get_shield() returned. */
+typedef struct shield_list {
+	char *path[SANDY_DENY_READS_MAX];
+	char id[SANDY_DENY_READS_MAX][48];
+	sandy_writable_root r[SANDY_DENY_READS_MAX];
+	char name[SANDY_KEEP_ENV_MAX][256];
+	const char *keep[SANDY_KEEP_ENV_MAX];
+	sandy_seam_shield s;
+} shield_list;
+
+static void shield_free(shield_list *l)
+{
+	for (size_t i = 0; i < l->s.n_reads; i++)
+		free(l->path[i]);
+	l->s.n_reads = 0;
+}
+
+static napi_value bad_shield(napi_env env)
+{
+	napi_throw_range_error(env, "ESANDYARGS",
+			       "protections: at most 128 pairs of an absolute "
+			       "path and its dev:ino, at most 32 variable "
+			       "names");
+	return NULL;
+}
+
+static napi_value get_shield(napi_env env, napi_value reads, napi_value keep,
+			     shield_list *l)
+{
+	uint32_t n_reads, n_keep;
+
+	l->s = (sandy_seam_shield){l->r, 0, l->keep, 0};
+	if (get_length(env, reads, &n_reads) == NULL ||
+	    get_length(env, keep, &n_keep) == NULL)
+		return NULL;
+	if (n_reads > SANDY_DENY_READS_MAX || n_keep > SANDY_KEEP_ENV_MAX)
+		return bad_shield(env);
+	for (uint32_t i = 0; i < n_reads; i++) {
+		napi_value e = get_element(env, reads, i);
+
+		if (e == NULL)
+			return NULL;
+		l->s.n_reads++;
+		if (get_pair(env, e, &l->path[i], l->id[i], bad_shield) == NULL)
+			return NULL;
+		l->r[i] = (sandy_writable_root){l->path[i], l->id[i]};
+	}
+	for (uint32_t i = 0; i < n_keep; i++) {
+		napi_value e = get_element(env, keep, i);
+
+		if (e == NULL ||
+		    get_cstring(env, e, l->name[i], sizeof(l->name[i])) == NULL)
+			return NULL;
+		if (!sandy_env_name_valid(l->name[i]))
+			return bad_shield(env);
+		l->keep[l->s.n_keep_env++] = l->name[i];
+	}
+	return reads;
 }
 
 /* The seam's mode: a word of SANDY_MODE_MAP. */
@@ -973,30 +1069,34 @@ static napi_value check_mode_roots(napi_env env, sandy_mode mode,
 	return make_null(env);
 }
 
-/* seamLauncherWords(mode, roots, landlockOnly, nonce, protect) -> the
- * launcher's words; each protected directory is a deny_write_exact; for
- * workspace-write each root is granted and pinned to its "dev:ino" */
+/* seamLauncherWords(mode, roots, landlockOnly, nonce, protect, reads,
+ * keepEnv) -> the launcher's words; each protected directory is a
+ * deny_write_exact, each protected read a deny_subtree pinned to its
+ * "dev:ino"; for workspace-write each root is granted and pinned to its
+ * "dev:ino"; the secret variables scrubbed but those kept */
 static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 {
-	napi_value argv[5], out = NULL;
+	napi_value argv[7], out = NULL;
 	char nonce[SANDY_NONCE_MAX + 2];
 	bool landlock_only;
 	sandy_seam_level level;
 	sandy_mode mode;
 	root_list roots = {0};
 	dir_list protect = {0};
+	shield_list shield = {0};
 	sandy_policy p;
 	sandy_error err;
 	char **words;
 	size_t n = 0;
 
-	if (get_args(env, info, 5, argv) == NULL ||
+	if (get_args(env, info, 7, argv) == NULL ||
 	    get_mode(env, argv[0], &mode) == NULL ||
 	    get_roots(env, argv[1], &roots) == NULL ||
 	    check_mode_roots(env, mode, &roots) == NULL ||
 	    get_bool(env, argv[2], &landlock_only) == NULL ||
 	    get_nonce(env, argv[3], nonce, sizeof(nonce)) == NULL ||
-	    get_dirs(env, argv[4], &protect) == NULL)
+	    get_dirs(env, argv[4], &protect) == NULL ||
+	    get_shield(env, argv[5], argv[6], &shield) == NULL)
 		goto done;
 	level = landlock_only ? SANDY_SEAM_LANDLOCK_ONLY : SANDY_SEAM_FULL;
 	if (sandy_seam_policy(mode, level, roots.r, roots.paths.n, &p, &err) != 0) {
@@ -1011,36 +1111,41 @@ static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 	}
 	words = sandy_seam_launcher_argv(&p, mode, level,
 					 nonce[0] ? nonce : NULL, roots.r,
-					 roots.paths.n, &n);
+					 roots.paths.n, &shield.s, &n);
 	sandy_policy_free(&p);
 	out = words_to_js(env, words, n);
 done:
 	roots_free(&roots);
 	dirs_free(&protect);
+	shield_free(&shield);
 	return out;
 }
 
-/* bwrapArgv(launcher, nonce, bwrapPath, mode, roots, protect) -> the words
- * before the command: the launcher as guard, then bubblewrap's */
+/* bwrapArgv(launcher, nonce, bwrapPath, mode, roots, protect, reads,
+ * keepEnv) -> the words before the command: the launcher as guard, then
+ * bubblewrap's */
 static napi_value bwrap_argv(napi_env env, napi_callback_info info)
 {
-	napi_value argv[6], out = NULL;
+	napi_value argv[8], out = NULL;
 	char launcher[SANDY_PATH_MAX_BYTES + 2], nonce[SANDY_NONCE_MAX + 2];
 	char bwrap[256];
 	root_list roots = {0};
 	dir_list protect = {0};
-	sandy_bwrap_call c = {launcher, nonce, bwrap, 0, NULL, 0, NULL, 0};
+	shield_list shield = {0};
+	sandy_bwrap_call c = {.launcher = launcher, .nonce = nonce,
+			      .bwrap = bwrap};
 	char **words;
 	size_t n = 0;
 
-	if (get_args(env, info, 6, argv) == NULL ||
+	if (get_args(env, info, 8, argv) == NULL ||
 	    get_cstring(env, argv[0], launcher, sizeof(launcher)) == NULL ||
 	    get_nonce(env, argv[1], nonce, sizeof(nonce)) == NULL ||
 	    get_cstring(env, argv[2], bwrap, sizeof(bwrap)) == NULL ||
 	    get_mode(env, argv[3], &c.mode) == NULL ||
 	    get_roots(env, argv[4], &roots) == NULL ||
 	    check_mode_roots(env, c.mode, &roots) == NULL ||
-	    get_dirs(env, argv[5], &protect) == NULL)
+	    get_dirs(env, argv[5], &protect) == NULL ||
+	    get_shield(env, argv[6], argv[7], &shield) == NULL)
 		goto done;
 	if (nonce[0] == '\0') {
 		napi_throw_type_error(env, "ESANDYARGS", "a nonce is required");
@@ -1050,47 +1155,77 @@ static napi_value bwrap_argv(napi_env env, napi_callback_info info)
 	c.n_roots = roots.paths.n;
 	c.protect = (const char *const *)protect.d;
 	c.n_protect = protect.n;
+	c.shield = shield.s;
 	words = sandy_bwrap_argv(&c, &n);
 	out = words_to_js(env, words, n);
 done:
 	roots_free(&roots);
 	dirs_free(&protect);
+	shield_free(&shield);
 	return out;
 }
 
-/* seatbeltArgv(mode, root, tempDir) -> the sandbox-exec words before the
- * command (darwin/plan.h); root and tempDir null but for workspace-write.
- * Pure: the Linux addon has it too, for the tests. */
+/* A protected path's kind word for Seatbelt (lib/protect.js's kinds), or
+ * 0. */
+static sandy_seatbelt_kind seatbelt_kind(const char *word)
+{
+	return strcmp(word, "file") == 0	? SANDY_SEATBELT_FILE
+	       : strcmp(word, "directory") == 0 ? SANDY_SEATBELT_DIRECTORY
+	       : strcmp(word, "socket") == 0	? SANDY_SEATBELT_SOCKET
+						: 0;
+}
+
+/* seatbeltArgv(mode, root, tempDir, reads, keepEnv) -> the sandbox-exec
+ * words before the command (darwin/plan.h); root and tempDir null but for
+ * workspace-write; reads [path, kind] pairs, kind 'file', 'directory' or
+ * 'socket'. Pure: the Linux addon has it too, for the tests. */
 static napi_value seatbelt_argv(napi_env env, napi_callback_info info)
 {
-	napi_value argv[3];
+	napi_value argv[5], out = NULL;
 	char root_buf[SANDY_PATH_MAX_BYTES + 2], temp_buf[SANDY_PATH_MAX_BYTES + 2];
-	const char *root, *temp;
-	sandy_mode mode;
+	struct sandy_seatbelt_read reads[SANDY_DENY_READS_MAX];
+	shield_list shield = {0};
+	sandy_seatbelt_call c = {.reads = reads};
 	char **words;
 	size_t n = 0;
 
-	if (get_args(env, info, 3, argv) == NULL ||
-	    get_mode(env, argv[0], &mode) == NULL ||
+	if (get_args(env, info, 5, argv) == NULL ||
+	    get_mode(env, argv[0], &c.mode) == NULL ||
 	    get_string_or_null(env, argv[1], "seatbeltArgv: root", root_buf,
-			       sizeof(root_buf), false, &root) == NULL ||
+			       sizeof(root_buf), false, &c.root) == NULL ||
 	    get_string_or_null(env, argv[2], "seatbeltArgv: tempDir",
 			       temp_buf, sizeof(temp_buf), false,
-			       &temp) == NULL)
-		return NULL;
-	if ((root != NULL && root[0] != '/') || (temp != NULL && temp[0] != '/')) {
+			       &c.temp_dir) == NULL ||
+	    get_shield(env, argv[3], argv[4], &shield) == NULL)
+		goto done;
+	/* (the pairs' second halves are kinds here, not ids) */
+	for (size_t i = 0; i < shield.s.n_reads; i++) {
+		reads[i].path = shield.s.reads[i].path;
+		if ((reads[i].kind = seatbelt_kind(shield.s.reads[i].id)) == 0) {
+			bad_shield(env);
+			goto done;
+		}
+	}
+	c.n_reads = shield.s.n_reads;
+	c.keep_env = shield.s.keep_env;
+	c.n_keep_env = shield.s.n_keep_env;
+	if ((c.root != NULL && c.root[0] != '/') ||
+	    (c.temp_dir != NULL && c.temp_dir[0] != '/')) {
 		napi_throw_range_error(env, "ESANDYARGS",
 				       "seatbeltArgv: absolute paths");
-		return NULL;
+		goto done;
 	}
-	words = sandy_seatbelt_argv(mode, root, temp, &n);
+	words = sandy_seatbelt_argv(&c, &n);
 	if (words == NULL) {
 		napi_throw_range_error(env, "ESANDYARGS",
 				       "seatbeltArgv: workspace-write needs a "
 				       "root and a temp directory");
-		return NULL;
+		goto done;
 	}
-	return words_to_js(env, words, n);
+	out = words_to_js(env, words, n);
+done:
+	shield_free(&shield);
+	return out;
 }
 
 /* copyDirs(uid) -> where that uid's launcher copies live, best first */

@@ -67,11 +67,25 @@ static const sandy_runner_rule seatbelt_rules[] = {
 	{seatbelt_exit_codes, seatbelt_fatal, NULL},
 };
 
+/* The protections' mechanisms (THREAT_MODEL.md, "Protected reads"):
+ * - view: the launcher's mount view covers each protected path with an
+ *   empty read-only object of its kind, and Landlock gives it no right;
+ * - guard: the bubblewrap guard covers them the same way in the tree it
+ *   hands over, and scrubs its own environment, which bubblewrap passes on;
+ * - landlock: without a view, Landlock's rules leave each protected path
+ *   out (sibling expansion, linux/landlock.c); Landlock does not govern a
+ *   connect to a path-named socket, so sockets stay reachable;
+ * - seatbelt: file-read and network-outbound deny rules after the allows,
+ *   and the shim unsets the secret variables (darwin/plan.c). */
 static const sandy_dialect dialects[SANDY_BACKEND_COUNT] = {
-	[SANDY_BACKEND_SANDY] = {launcher_denials, launcher_rules, 1},
-	[SANDY_BACKEND_BWRAP] = {bwrap_denials, bwrap_rules, 1},
-	[SANDY_BACKEND_LANDLOCK] = {landlock_denials, launcher_rules, 1},
-	[SANDY_BACKEND_SEATBELT] = {seatbelt_denials, seatbelt_rules, 1},
+	[SANDY_BACKEND_SANDY] = {launcher_denials, launcher_rules, 1,
+				 {"view", "view", "launcher"}},
+	[SANDY_BACKEND_BWRAP] = {bwrap_denials, bwrap_rules, 1,
+				 {"guard", "guard", "guard"}},
+	[SANDY_BACKEND_LANDLOCK] = {landlock_denials, launcher_rules, 1,
+				    {"landlock", NULL, "launcher"}},
+	[SANDY_BACKEND_SEATBELT] = {seatbelt_denials, seatbelt_rules, 1,
+				    {"seatbelt", "seatbelt", "shim"}},
 };
 
 const sandy_dialect *sandy_backend_dialect(sandy_backend_id id)
@@ -209,21 +223,34 @@ int sandy_seam_protect(sandy_policy *p, const char *const *dirs, size_t n,
 char **sandy_seam_launcher_argv(const sandy_policy *p, sandy_mode mode,
 				sandy_seam_level level, const char *nonce,
 				const sandy_writable_root *roots,
-				size_t n_roots, size_t *count)
+				size_t n_roots, const sandy_seam_shield *s,
+				size_t *count)
 {
 	struct sandy_launch_pin pins[SANDY_GUARD_ROOTS_MAX];
 	sandy_launch l = {.policy = *p,
 			  .landlock_only = level == SANDY_SEAM_LANDLOCK_ONLY,
 			  .canonical = true,
 			  .nonce = nonce,
-			  .pins = pins};
+			  .pins = pins,
+			  .scrub_env = true,
+			  .n_keep_env = s->n_keep_env};
 
-	if (n_roots > SANDY_GUARD_ROOTS_MAX)
+	if (n_roots > SANDY_GUARD_ROOTS_MAX ||
+	    s->n_reads > SANDY_DENY_READS_MAX ||
+	    s->n_keep_env > SANDY_KEEP_ENV_MAX)
 		return NULL;
 	for (size_t i = 0; mode == SANDY_MODE_WORKSPACE_WRITE && i < n_roots;
 	     i++)
 		pins[l.n_pins++] = (struct sandy_launch_pin){
 			"root", roots[i].path, roots[i].id};
+	for (size_t i = 0; i < s->n_reads; i++)
+		l.deny_reads[l.n_deny_reads++] = (struct sandy_launch_read){
+			s->reads[i].path, s->reads[i].id};
+	for (size_t i = 0; i < s->n_keep_env; i++) {
+		if (!sandy_env_name_valid(s->keep_env[i]))
+			return NULL;
+		l.keep_env[i] = s->keep_env[i];
+	}
 	if (private_tmp(mode, level)) {
 		l.tmpfs[l.n_tmpfs++] = "/tmp";
 		l.tmpfs[l.n_tmpfs++] = "/dev/shm";
@@ -285,6 +312,14 @@ char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
 	char **out = NULL;
 	bool writes = c->mode == SANDY_MODE_WORKSPACE_WRITE;
 
+	if (c->shield.n_reads > SANDY_DENY_READS_MAX ||
+	    c->shield.n_keep_env > SANDY_KEEP_ENV_MAX)
+		return NULL;
+	for (size_t i = 0; i < c->shield.n_reads; i++)
+		g.deny_reads[g.n_deny_reads++] = c->shield.reads[i];
+	for (size_t i = 0; i < c->shield.n_keep_env; i++)
+		g.keep_env[g.n_keep_env++] = c->shield.keep_env[i];
+	g.scrub_env = true;
 	if (writes) {
 		if (c->n_protect > SANDY_GUARD_PROTECT_MAX ||
 		    c->n_roots > SANDY_GUARD_ROOTS_MAX)

@@ -11,8 +11,13 @@ size_t sandy_guard_words(const char *launcher, const sandy_guard_args *g,
 
 	if (g->n_protect > SANDY_GUARD_PROTECT_MAX ||
 	    g->n_roots > SANDY_GUARD_ROOTS_MAX ||
+	    g->n_deny_reads > SANDY_DENY_READS_MAX ||
+	    g->n_keep_env > SANDY_KEEP_ENV_MAX ||
 	    (g->n_protect > 0 && g->n_roots == 0))
 		return 0;
+	for (size_t i = 0; i < g->n_keep_env; i++)
+		if (!sandy_env_name_valid(g->keep_env[i]))
+			return 0;
 	words[n++] = launcher;
 	words[n++] = SANDY_GUARD_MAGIC;
 	if (g->nonce != NULL) {
@@ -27,6 +32,17 @@ size_t sandy_guard_words(const char *launcher, const sandy_guard_args *g,
 	for (size_t i = 0; i < g->n_protect; i++) {
 		words[n++] = "--protect";
 		words[n++] = g->protect[i];
+	}
+	for (size_t i = 0; i < g->n_deny_reads; i++) {
+		words[n++] = "--deny-read";
+		words[n++] = g->deny_reads[i].path;
+		words[n++] = g->deny_reads[i].id;
+	}
+	if (g->scrub_env)
+		words[n++] = "--scrub-env";
+	for (size_t i = 0; i < g->n_keep_env; i++) {
+		words[n++] = "--keep-env";
+		words[n++] = g->keep_env[i];
 	}
 	words[n++] = "--";
 	return n;
@@ -55,6 +71,23 @@ int sandy_guard_from_argv(int argc, char *const argv[], sandy_guard_args *g,
 	while (i + 1 < argc && strcmp(argv[i], "--protect") == 0 &&
 	       g->n_roots > 0 && g->n_protect < SANDY_GUARD_PROTECT_MAX) {
 		g->protect[g->n_protect++] = argv[i + 1];
+		i += 2;
+	}
+	while (i + 2 < argc && strcmp(argv[i], "--deny-read") == 0 &&
+	       argv[i + 1][0] == '/' &&
+	       g->n_deny_reads < SANDY_DENY_READS_MAX) {
+		g->deny_reads[g->n_deny_reads++] =
+			(sandy_writable_root){argv[i + 1], argv[i + 2]};
+		i += 3;
+	}
+	if (i < argc && strcmp(argv[i], "--scrub-env") == 0) {
+		g->scrub_env = true;
+		i++;
+	}
+	while (i + 1 < argc && strcmp(argv[i], "--keep-env") == 0 &&
+	       g->n_keep_env < SANDY_KEEP_ENV_MAX &&
+	       sandy_env_name_valid(argv[i + 1])) {
+		g->keep_env[g->n_keep_env++] = argv[i + 1];
 		i += 2;
 	}
 	if (i + 1 >= argc || strcmp(argv[i], "--") != 0 ||

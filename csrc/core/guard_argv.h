@@ -3,6 +3,7 @@
  *
  *   LAUNCHER --sandy-guard-v1 [--nonce HEX]
  *            {--bind-root PATH DEV:INO} {--protect DIR}
+ *            {--deny-read PATH DEV:INO} [--scrub-env] {--keep-env NAME}
  *            -- /ABSOLUTE/RUNNER [ARGS...]
  *
  * --nonce: as policy_argv.h's (the guard's fatal line carries it);
@@ -12,17 +13,25 @@
  *   all); the guard makes exactly those directories writable;
  * --protect: at most SANDY_GUARD_PROTECT_MAX directories kept read-only
  *   and unrenamable beneath the roots (the launcher copies'), only after
- *   a --bind-root.
+ *   a --bind-root;
+ * --deny-read: at most SANDY_DENY_READS_MAX protected paths (a file, a
+ *   socket or a directory; canonical) with the object confine saw there,
+ *   each covered in the guard's tree by an empty read-only object of its
+ *   kind, so nothing beneath bubblewrap reads or connects to it;
+ * --scrub-env, --keep-env: as policy_argv.h's, in the guard's own
+ *   environment, which bubblewrap passes on to the command.
  * The addon encodes them (addon/seam.c, bubblewrap's prefix), the launcher
  * decodes them (launcher/launcher.c) and the guard's steps act on them
  * (linux/guard.c, linux/guard_view.c). */
 #ifndef SANDY_GUARD_ARGV_H
 #define SANDY_GUARD_ARGV_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "error.h"
 #include "protocol.h"
+#include "secret_env.h"
 
 /* A directory to make writable: canonical path, "dev:ino" (borrowed). */
 typedef struct sandy_writable_root {
@@ -39,16 +48,23 @@ typedef struct sandy_guard_args {
 	size_t n_roots;
 	const char *protect[SANDY_GUARD_PROTECT_MAX];
 	size_t n_protect;
+	sandy_writable_root deny_reads[SANDY_DENY_READS_MAX]; /* path, id */
+	size_t n_deny_reads;
+	bool scrub_env;
+	const char *keep_env[SANDY_KEEP_ENV_MAX];
+	size_t n_keep_env;
 	int runner; /* index of RUNNER in argv */
 } sandy_guard_args;
 
 /* The most words sandy_guard_words writes. */
 #define SANDY_GUARD_WORDS_MAX                                                \
-	(4 + 3 * SANDY_GUARD_ROOTS_MAX + 2 * SANDY_GUARD_PROTECT_MAX + 1)
+	(4 + 3 * SANDY_GUARD_ROOTS_MAX + 2 * SANDY_GUARD_PROTECT_MAX +        \
+	 3 * SANDY_DENY_READS_MAX + 1 + 2 * SANDY_KEEP_ENV_MAX + 1)
 
 /* Writes the words up to and including "--" (the launcher's path first)
  * into words; g->runner is ignored. Returns the count, or 0 when a count
- * is above its bound or protect is given without a root. */
+ * is above its bound, protect is given without a root or a keepEnv name
+ * is not one. */
 size_t sandy_guard_words(const char *launcher, const sandy_guard_args *g,
 			 const char *words[SANDY_GUARD_WORDS_MAX]);
 

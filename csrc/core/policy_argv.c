@@ -107,6 +107,17 @@ char **sandy_launch_to_argv(const sandy_launch *l, size_t *count)
 	}
 	if (l->pinned)
 		push_word(&w, "--pinned");
+	for (i = 0; i < l->n_deny_reads; i++) {
+		push_word(&w, "--deny-read");
+		push_word(&w, l->deny_reads[i].path);
+		push_word(&w, l->deny_reads[i].id);
+	}
+	if (l->scrub_env)
+		push_word(&w, "--scrub-env");
+	for (i = 0; i < l->n_keep_env; i++) {
+		push_word(&w, "--keep-env");
+		push_word(&w, l->keep_env[i]);
+	}
 	if (w.failed) {
 		sandy_argv_free(w.words);
 		return NULL;
@@ -223,6 +234,18 @@ static int parse_option(int argc, char *const argv[], int *i, sandy_launch *l,
 		*i += 3;
 	} else if (strcmp(opt, "--pinned") == 0) {
 		l->pinned = true;
+	} else if (strcmp(opt, "--deny-read") == 0 && left >= 2 &&
+		   l->n_deny_reads < SANDY_DENY_READS_MAX &&
+		   argv[*i + 1][0] == '/') {
+		l->deny_reads[l->n_deny_reads++] =
+			(struct sandy_launch_read){argv[*i + 1], argv[*i + 2]};
+		*i += 2;
+	} else if (strcmp(opt, "--scrub-env") == 0) {
+		l->scrub_env = true;
+	} else if (strcmp(opt, "--keep-env") == 0 && left >= 1 &&
+		   l->n_keep_env < SANDY_KEEP_ENV_MAX &&
+		   sandy_env_name_valid(argv[*i + 1])) {
+		l->keep_env[l->n_keep_env++] = argv[++*i];
 	} else {
 		return bad(err, "unknown or incomplete option");
 	}

@@ -9,9 +9,12 @@
  *            {--deny-subtree PATH} {--deny-write-exact PATH}
  *            {--tmpfs PATH} [--landlock-only] [--canonical] [--cwd DIR]
  *            {--pin KEY PATH DEV:INO} [--pinned]
+ *            {--deny-read PATH DEV:INO} [--scrub-env] {--keep-env NAME}
  *            -- TARGET [ARGS...]
  *
- * --nonce and the last six are not policy vocabulary:
+ * --nonce and the last nine are not policy vocabulary (a Sandy policy
+ * changes no environment and requires every path it names; the seam's
+ * protections do neither):
  * --nonce: the provider's per-call tag for the launcher's fatal line
  *   (protocol.h), 16 to 64 lowercase hex digits;
  * --tmpfs: the seam's private temp area, an empty writable tmpfs the
@@ -34,7 +37,17 @@
  * --pinned: every entry the launcher's own resolution produces must match
  *   the pin of the same KEY, path and object, so an entry re-pointed since
  *   confine (even onto another pinned path) fails closed instead of
- *   granting what it names now.
+ *   granting what it names now;
+ * --deny-read: a protected read of the seam (at most
+ *   SANDY_DENY_READS_MAX), canonical, with the object confine saw there:
+ *   added to the policy as a deny_subtree when the launcher reaches it
+ *   (one it cannot reach, missing or behind a directory its uid may not
+ *   search, is out of the command's reach as well), refused when it names
+ *   another object now (linux/pins.c);
+ * --scrub-env: the seam's secret variables (core/secret_env.h) are taken
+ *   out of the environment before the command starts;
+ * --keep-env: a variable --scrub-env leaves, named exactly (at most
+ *   SANDY_KEEP_ENV_MAX, each a valid name).
  */
 #ifndef SANDY_POLICY_ARGV_H
 #define SANDY_POLICY_ARGV_H
@@ -44,7 +57,9 @@
 
 #include "error.h"
 #include "policy.h"
+#include "protocol.h"
 #include "resolve.h"
+#include "secret_env.h"
 
 #define SANDY_ARGV_MAGIC "--sandy-policy-v1"
 
@@ -71,6 +86,14 @@ typedef struct sandy_launch {
 	size_t n_pins;
 	bool pinned;
 	const char *nonce; /* borrowed; NULL: none */
+	struct sandy_launch_read {
+		const char *path;
+		const char *id;
+	} deny_reads[SANDY_DENY_READS_MAX]; /* borrowed */
+	size_t n_deny_reads;
+	bool scrub_env;
+	const char *keep_env[SANDY_KEEP_ENV_MAX]; /* borrowed */
+	size_t n_keep_env;
 	int target; /* index of the first target word (may equal argc) */
 } sandy_launch;
 

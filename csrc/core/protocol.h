@@ -38,6 +38,10 @@
  * --allow-write) one workspace-write call carries at most, beside its
  * workspace: the guard's --bind-root words, the launcher's grants. */
 #define SANDY_WRITABLE_ROOTS_MAX 8
+/* The protected reads (the provider's protect presets and denyRead) one
+ * call carries at most: the guard's --deny-read words, the launcher's
+ * deny_subtrees. */
+#define SANDY_DENY_READS_MAX 128
 #define SANDY_PROBE_MAGIC "--sandy-probe-v1"
 
 /* Both levels need Landlock ABI 6 (Linux 6.12): signal and abstract UNIX

@@ -179,6 +179,30 @@ static void lists(void)
 	       "const SCHEMA_VERSION = %u\n", (unsigned)SANDY_DOC_SCHEMA_VERSION);
 }
 
+static void secret_env(void)
+{
+#define SANDY_X(match, name, why) +1
+	const int count = 0 SANDY_SECRET_ENV_MAP(SANDY_X);
+#undef SANDY_X
+	int k = 0;
+
+	printf("\n// The environment variables that name secrets, which the launcher removes\n"
+	       "// in the seam's modes: an exact name, or a suffix matched in either case.\n"
+	       "const SECRET_ENV = Object.freeze([\n");
+#define SANDY_X(match, name, why)                                            \
+	do {                                                                  \
+		int first = 1;                                                \
+		printf("  Object.freeze({ ");                                 \
+		pair(&first, "match", #match[0] == 'E' ? "exact" : "suffix"); \
+		pair(&first, "name", name);                                   \
+		pair(&first, "why", why);                                     \
+		printf(" })%s\n", ++k < count ? "," : "");                   \
+	} while (0);
+	SANDY_SECRET_ENV_MAP(SANDY_X)
+#undef SANDY_X
+	printf("])\n");
+}
+
 static void launcher(void)
 {
 	printf("\n// The launcher's protocol: its file name, its one fatal line, its exit\n"
@@ -211,6 +235,7 @@ int main(void)
 	sections();
 	enumerations();
 	lists();
+	secret_env();
 	launcher();
 	printf("\nmodule.exports = Object.freeze({\n"
 	       "  SECTIONS,\n"
@@ -227,6 +252,7 @@ int main(void)
 	       "  POLICY_DOCUMENT_ERROR_KINDS,\n"
 	       ""
 	       "  SCHEMA_VERSION,\n"
+	       "  SECRET_ENV,\n"
 	       "  LAUNCHER\n"
 	       "})\n");
 	if (fflush(stdout) != 0 || ferror(stdout))

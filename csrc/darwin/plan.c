@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "../core/policy_argv.h"
+#include "../core/secret_env.h"
 
 /* Reads, execution and network as the host allows (macOS has no small
  * closed read set: the dyld shared cache, frameworks and toolchains must
@@ -48,25 +49,159 @@
 /* After every allow of a mode (file-ioctl stays the default's). */
 #define TAIL "(deny file-ioctl (ioctl-command TIOCSTI))\n"
 
-static const char *const profiles[] = {
-	[SANDY_MODE_READ_ONLY] = BASE TAIL,
+/* Each mode's allows, before the protections' denies and the tail. */
+#define WRITES                                                               \
+	"(allow file-write*\n"                                               \
+	"  (subpath (param \"" SANDY_SEATBELT_ROOT "\"))\n"                  \
+	"  (subpath (param \"" SANDY_SEATBELT_TEMP "\")))\n"                 \
+	"(deny file-write-unlink file-write-create\n"                        \
+	"  (literal (param \"" SANDY_SEATBELT_ROOT "\"))\n"                  \
+	"  (literal (param \"" SANDY_SEATBELT_TEMP "\")))\n"
+
+static const char *const heads[] = {
+	[SANDY_MODE_READ_ONLY] = BASE,
 	/* the workspace and the call's temp directory, both by parameter, and
 	 * never the two directories themselves removed or replaced (a root
 	 * swapped for a link would widen the next call: H2) */
-	[SANDY_MODE_WORKSPACE_WRITE] =
-		BASE "(allow file-write*\n"
-		     "  (subpath (param \"" SANDY_SEATBELT_ROOT "\"))\n"
-		     "  (subpath (param \"" SANDY_SEATBELT_TEMP "\")))\n"
-		     "(deny file-write-unlink file-write-create\n"
-		     "  (literal (param \"" SANDY_SEATBELT_ROOT "\"))\n"
-		     "  (literal (param \"" SANDY_SEATBELT_TEMP "\")))\n" TAIL,
+	[SANDY_MODE_WORKSPACE_WRITE] = BASE WRITES,
 };
+
+static const char *const profiles[] = {
+	[SANDY_MODE_READ_ONLY] = BASE TAIL,
+	[SANDY_MODE_WORKSPACE_WRITE] = BASE WRITES TAIL,
+};
+
+static bool confining(sandy_mode mode)
+{
+	return mode == SANDY_MODE_READ_ONLY || mode == SANDY_MODE_WORKSPACE_WRITE;
+}
 
 const char *sandy_seatbelt_profile(sandy_mode mode)
 {
-	return mode == SANDY_MODE_READ_ONLY || mode == SANDY_MODE_WORKSPACE_WRITE
-		       ? profiles[mode]
-		       : NULL;
+	return confining(mode) ? profiles[mode] : NULL;
+}
+
+/* A growing string; failed once anything did not fit in memory. */
+typedef struct text {
+	char *s;
+	size_t n, cap;
+	bool failed;
+} text;
+
+static void put(text *t, const char *s)
+{
+	size_t len = strlen(s);
+
+	if (t->failed)
+		return;
+	if (t->n + len + 1 > t->cap) {
+		size_t cap = (t->n + len + 1) * 2;
+		char *grown = realloc(t->s, cap);
+
+		if (grown == NULL) {
+			t->failed = true;
+			return;
+		}
+		t->s = grown;
+		t->cap = cap;
+	}
+	memcpy(t->s + t->n, s, len + 1);
+	t->n += len;
+}
+
+/* The rule of one protected path, by its parameter: reads and writes
+ * denied, for a socket the connect too; after every allow, since in SBPL
+ * the later rule wins. */
+static void deny_rule(text *t, size_t i, sandy_seatbelt_kind kind)
+{
+	char param[48];
+
+	snprintf(param, sizeof(param), "(param \"" SANDY_SEATBELT_PROTECTED
+		 "%zu\")", i);
+	put(t, "(deny file-read* file-write*\n  (");
+	put(t, kind == SANDY_SEATBELT_DIRECTORY ? "subpath " : "literal ");
+	put(t, param);
+	put(t, "))\n");
+	if (kind == SANDY_SEATBELT_SOCKET) {
+		put(t, "(deny network-outbound (literal ");
+		put(t, param);
+		put(t, "))\n");
+	}
+}
+
+char *sandy_seatbelt_profile_for(const sandy_seatbelt_call *c)
+{
+	text t = {0};
+
+	if (!confining(c->mode) || c->n_reads > SANDY_DENY_READS_MAX)
+		return NULL;
+	put(&t, heads[c->mode]);
+	for (size_t i = 0; i < c->n_reads; i++)
+		deny_rule(&t, i, c->reads[i].kind);
+	put(&t, TAIL);
+	if (t.failed) {
+		free(t.s);
+		return NULL;
+	}
+	return t.s;
+}
+
+/* A secret variable's case pattern (vocabulary.h): the name, or for a
+ * suffix "*" and each letter as [Xx]. */
+static void env_pattern(text *t, bool suffix, const char *name)
+{
+	char one[5];
+
+	if (!suffix) {
+		put(t, name);
+		return;
+	}
+	put(t, "*");
+	for (; *name != '\0'; name++) {
+		char c = *name;
+
+		if (c >= 'A' && c <= 'Z')
+			snprintf(one, sizeof(one), "[%c%c]", c, c - 'A' + 'a');
+		else
+			snprintf(one, sizeof(one), "%c", c);
+		put(t, one);
+	}
+}
+
+char *sandy_seatbelt_shim(const sandy_seatbelt_call *c)
+{
+	bool first = true;
+	text t = {0};
+
+	if (c->n_keep_env > SANDY_KEEP_ENV_MAX)
+		return NULL;
+	put(&t, "IFS=' \t\n'; for n in $(/usr/bin/env | /usr/bin/sed -n "
+		"'s/^\\([A-Za-z_][A-Za-z0-9_]*\\)=.*/\\1/p'); do case $n in ");
+	for (size_t i = 0; i < c->n_keep_env; i++) {
+		if (!sandy_env_name_valid(c->keep_env[i])) {
+			free(t.s);
+			return NULL;
+		}
+		put(&t, i == 0 ? "" : "|");
+		put(&t, c->keep_env[i]);
+	}
+	if (c->n_keep_env > 0)
+		put(&t, ") ;; ");
+#define SANDY_X(match, name, why)                                            \
+	put(&t, first ? "" : "|");                                            \
+	first = false;                                                        \
+	env_pattern(&t, SANDY_SECRET_##match, name);
+	SANDY_SECRET_ENV_MAP(SANDY_X)
+#undef SANDY_X
+	put(&t, ") command unset \"$n\" 2>/dev/null ;; esac; done; unset IFS n; ");
+	put(&t, c->mode == SANDY_MODE_WORKSPACE_WRITE
+			? "TMPDIR=\"$0\"; export TMPDIR; exec \"$@\""
+			: "exec \"$@\"");
+	if (t.failed) {
+		free(t.s);
+		return NULL;
+	}
+	return t.s;
 }
 
 /* "NAME=VALUE", malloc'd. */
@@ -80,45 +215,52 @@ static char *define(const char *name, const char *value)
 	return s;
 }
 
-char **sandy_seatbelt_argv(sandy_mode mode, const char *root,
-			   const char *temp_dir, size_t *count)
-{
-	const char *profile = sandy_seatbelt_profile(mode);
-	bool writes = mode == SANDY_MODE_WORKSPACE_WRITE;
-	char *root_def = NULL, *temp_def = NULL;
-	const char *words[16];
-	size_t n = 0;
-	char **out = NULL;
+/* The -D words' values: the root and the temp directory, then each
+ * protected path's. */
+#define DEFINES_MAX (2 + SANDY_DENY_READS_MAX)
 
-	if (profile == NULL || (writes && (root == NULL || temp_dir == NULL)))
-		return NULL;
+char **sandy_seatbelt_argv(const sandy_seatbelt_call *c, size_t *count)
+{
+	bool writes = c->mode == SANDY_MODE_WORKSPACE_WRITE;
+	char *defs[DEFINES_MAX] = {NULL}, *profile = NULL, *shim = NULL;
+	const char *words[8 + 2 * DEFINES_MAX];
+	size_t n = 0, n_defs = 0;
+	char **out = NULL;
+	char name[48];
+
+	if (!confining(c->mode) ||
+	    (writes && (c->root == NULL || c->temp_dir == NULL)) ||
+	    (profile = sandy_seatbelt_profile_for(c)) == NULL ||
+	    (shim = sandy_seatbelt_shim(c)) == NULL)
+		goto done;
+	if (writes) {
+		defs[n_defs++] = define(SANDY_SEATBELT_ROOT, c->root);
+		defs[n_defs++] = define(SANDY_SEATBELT_TEMP, c->temp_dir);
+	}
+	for (size_t i = 0; i < c->n_reads; i++) {
+		snprintf(name, sizeof(name), SANDY_SEATBELT_PROTECTED "%zu", i);
+		defs[n_defs++] = define(name, c->reads[i].path);
+	}
 	words[n++] = SANDY_SANDBOX_EXEC;
 	words[n++] = "-p";
 	words[n++] = profile;
-	if (writes) {
-		root_def = define(SANDY_SEATBELT_ROOT, root);
-		temp_def = define(SANDY_SEATBELT_TEMP, temp_dir);
-		if (root_def == NULL || temp_def == NULL)
+	for (size_t i = 0; i < n_defs; i++) {
+		if (defs[i] == NULL)
 			goto done;
 		words[n++] = "-D";
-		words[n++] = root_def;
-		words[n++] = "-D";
-		words[n++] = temp_def;
+		words[n++] = defs[i];
 	}
 	words[n++] = "--";
 	words[n++] = "/bin/sh";
 	words[n++] = "-c";
-	if (writes) {
-		words[n++] = "TMPDIR=\"$0\"; export TMPDIR; exec \"$@\"";
-		words[n++] = temp_dir;
-	} else {
-		words[n++] = "exec \"$@\"";
-		words[n++] = "sandy-native";
-	}
+	words[n++] = shim;
+	words[n++] = writes ? c->temp_dir : "sandy-native";
 	words[n] = NULL;
 	out = sandy_words_dup(words, count);
 done:
-	free(root_def);
-	free(temp_def);
+	for (size_t i = 0; i < n_defs; i++)
+		free(defs[i]);
+	free(profile);
+	free(shim);
 	return out;
 }

@@ -33,6 +33,13 @@ typedef struct sandy_own_words {
 int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
 		const sandy_own_words *w, sandy_error *err);
 
+/* Before the policy is resolved (linux/pins.c): each --deny-read the
+ * launcher reaches, still the object confine saw, becomes a deny_subtree
+ * of l's policy; one it cannot reach (ENOENT, EACCES) is out of the
+ * command's reach too and is left out; one that names another object, or
+ * cannot be opened for another reason, is PreparationFailed. */
+int sandy_add_deny_reads(sandy_launch *l, sandy_error *err);
+
 /* Before anything changes (linux/pins.c): each --pin still names the
  * object confine saw, and with --pinned every resolved entry matches the
  * pin of its key, whose object is recorded in the entry for the view to

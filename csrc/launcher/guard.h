@@ -13,7 +13,9 @@
  * --bind-root PATH, opened without following symlinks and checked to be
  * the directory DEV:INO that confine saw, is a writable clone whose mounts
  * stay read-only, with each --protect DIR and each of its own uid's copies
- * beneath it read-only and unrenamable; and runs RUNNER, which binds that
+ * beneath it read-only and unrenamable, and each --deny-read PATH
+ * covered by an empty read-only object; with --scrub-env, the secret
+ * variables are out of its environment first; and runs RUNNER, which binds that
  * tree as it stands (docs/bwrap-guard.md), as its child: the guard ends
  * only once every process of the runner has (linux/processes.c). */
 #ifndef SANDY_GUARD_H
@@ -42,11 +44,11 @@ int sandy_guard_prepare(const sandy_writable_root *roots, size_t n_roots,
  * a descriptor cannot be written, or memory is short. */
 char **sandy_guard_runner_argv(char **runner, sandy_error *err);
 
-/* The guard's own namespace (guard_view.c), as the mode's comment says.
- * n_roots may be 0 (no workspace). Returns 0 or -1 with *err. */
-int sandy_guard_enter(const sandy_writable_root *roots, size_t n_roots,
-		      const char *const *protect, size_t n_protect,
-		      sandy_error *err);
+/* The guard's own namespace (guard_view.c), as the mode's comment says,
+ * for g's roots (none: no workspace) and protected reads, with protect
+ * (g's and the guard's own copies). Returns 0 or -1 with *err. */
+int sandy_guard_enter(const sandy_guard_args *g, const char *const *protect,
+		      size_t n_protect, sandy_error *err);
 
 /* Once in that namespace: wipes words[0..n) (its argv: the nonce is
  * there) and forks the init of its PID namespace, which forks the

@@ -19,6 +19,9 @@
 #include "../core/protocol.h"
 #include "../core/policy_argv.h"
 #include "../core/resolve.h"
+#include "../core/secret_env.h"
+
+extern char **environ;
 
 /* nonce: the provider's per-call tag (protocol.h), or NULL. */
 static void __attribute__((noreturn)) die(const sandy_error *err,
@@ -168,12 +171,14 @@ static void __attribute__((noreturn)) guard(int argc, char *argv[],
 
 	if (sandy_guard_from_argv(argc, argv, &g, &err) != 0)
 		die(&err, nonce);
+	if (g.scrub_env)
+		sandy_env_scrub(environ, g.keep_env, g.n_keep_env);
 	n_protect = g.n_protect;
 	memcpy(protect, g.protect, n_protect * sizeof(*protect));
 	if (sandy_guard_prepare(g.roots, g.n_roots, protect, &n_protect,
 				&err) != 0 ||
 	    (runner = sandy_guard_runner_argv(argv + g.runner, &err)) == NULL ||
-	    sandy_guard_enter(g.roots, g.n_roots, protect, n_protect, &err) != 0 ||
+	    sandy_guard_enter(&g, protect, n_protect, &err) != 0 ||
 	    sandy_guard_fork_runner(argv + 1, (size_t)(g.runner - 1), &err) != 0)
 		die(&err, nonce);
 	execv(runner[0], runner);
@@ -236,6 +241,9 @@ int main(int argc, char *argv[])
 	raised = raise_nofile(&nofile);
 	if (sandy_launch_from_argv(argc - 1, argv + 1, &launch, &err) != 0)
 		die(&err, nonce);
+	/* the keep list points into the argv wiped below (apply.h) */
+	if (launch.scrub_env)
+		sandy_env_scrub(environ, launch.keep_env, launch.n_keep_env);
 	target = launch.target + 1; /* argv has the launcher path first */
 	if (target >= argc) {
 		sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED, "no command given");
@@ -244,7 +252,8 @@ int main(int argc, char *argv[])
 	if (check_tmpfs_paths(&launch, &err) != 0 ||
 	    copy_tmpfs(&launch, tmpfs, &err) != 0)
 		die(&err, nonce);
-	if (sandy_resolve(&launch.policy, launch.cwd, &resolved, &err) != 0 ||
+	if (sandy_add_deny_reads(&launch, &err) != 0 ||
+	    sandy_resolve(&launch.policy, launch.cwd, &resolved, &err) != 0 ||
 	    check_canonical(&launch, &resolved, &err) != 0 ||
 	    sandy_check_pins(&launch, &resolved, &err) != 0)
 		die(&err, nonce);

@@ -30,6 +30,9 @@
  *     copies) is made read-only in the innermost root holding it, the
  *     directories above it bound onto themselves so they cannot be
  *     renamed from inside; all walked by descriptor.
+ *  5. Each protected read (--deny-read), opened without following any
+ *     symlink and checked to be the object confine saw, is covered by an
+ *     empty read-only object of its kind (mount_view.c's deny objects).
  * A failure from 2 on is an enforcement failure: nothing runs. */
 #include <dirent.h>
 #include <errno.h>
@@ -148,23 +151,37 @@ static int everything_read_only(sandy_error *err)
 	return 0;
 }
 
-/* A writable root as confine saw it (dev:ino), opened now, or -1. */
-static int open_root(const sandy_writable_root *r, sandy_error *err)
+/* The object confine saw at r->path (r->id, "dev:ino"), opened now
+ * without following any symlink (flags: O_DIRECTORY or 0), its stat in
+ * *st; -1 with errno when it cannot be opened, or with ESTALE when it is
+ * another. */
+static int open_as_seen(const sandy_writable_root *r, int flags,
+			struct stat *st)
 {
-	struct stat st;
 	char seen[48];
-	int fd = open_no_symlinks(AT_FDCWD, r->path, O_DIRECTORY);
+	int fd = open_no_symlinks(AT_FDCWD, r->path, flags);
 
-	if (fd >= 0 && sandy_stat(fd, NULL, 0, &st) == 0) {
+	if (fd >= 0 && sandy_stat(fd, NULL, 0, st) == 0) {
 		snprintf(seen, sizeof(seen), "%" PRIu64 ":%" PRIu64,
-			 (uint64_t)st.st_dev, (uint64_t)st.st_ino);
+			 (uint64_t)st->st_dev, (uint64_t)st->st_ino);
 		if (strcmp(seen, r->id) == 0)
 			return fd;
+		errno = ESTALE;
 	}
 	if (fd >= 0)
 		close(fd);
-	return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-			  "a writable root changed since confine");
+	return -1;
+}
+
+/* A writable root as confine saw it, opened now, or -1. */
+static int open_root(const sandy_writable_root *r, sandy_error *err)
+{
+	struct stat st;
+	int fd = open_as_seen(r, O_DIRECTORY, &st);
+
+	return fd >= 0 ? fd
+		       : sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				    "a writable root changed since confine");
 }
 
 /* The clone of a root with every mount beneath it, its top writable
@@ -342,23 +359,59 @@ out:
 	return rc;
 }
 
-int sandy_guard_enter(const sandy_writable_root *roots, size_t n_roots,
-		      const char *const *protect, size_t n_protect,
-		      sandy_error *err)
+/* Step 5. Each protected read as confine saw it, covered by an empty
+ * read-only object of its kind, so nothing beneath bubblewrap reads it or
+ * connects to it; last, so that one inside a writable root covers what
+ * its clone shows. One the guard cannot reach (the private /tmp hides it,
+ * it is gone, or a directory its uid may not search is on the way) is out
+ * of the command's reach too and needs none; one replaced since confine
+ * fails closed. */
+static int deny_reads(const sandy_guard_args *g, sandy_error *err)
+{
+	int objs, rc = 0;
+
+	if (g->n_deny_reads == 0)
+		return 0;
+	if ((objs = sandy_new_deny_objects()) < 0)
+		return fail(err, "the deny objects", errno);
+	for (size_t i = 0; rc == 0 && i < g->n_deny_reads; i++) {
+		struct stat st;
+		int fd;
+
+		fd = open_as_seen(&g->deny_reads[i], 0, &st);
+		if (fd < 0 && (errno == ENOENT || errno == EACCES))
+			continue;
+		if (fd < 0)
+			rc = sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+					"deny_reads[%zu] changed since confine",
+					i);
+		else if (sandy_cover_with_deny_object(objs, S_ISDIR(st.st_mode),
+						      fd) != 0)
+			rc = fail(err, "covering a protected read", errno);
+		if (fd >= 0)
+			close(fd);
+	}
+	close(objs);
+	return rc;
+}
+
+int sandy_guard_enter(const sandy_guard_args *g, const char *const *protect,
+		      size_t n_protect, sandy_error *err)
 {
 	struct statvfs vfs;
 	bool host_ro[SANDY_GUARD_ROOTS_MAX];
 
-	if (n_roots > SANDY_GUARD_ROOTS_MAX)
+	if (g->n_roots > SANDY_GUARD_ROOTS_MAX)
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 				  "too many writable roots");
-	for (size_t i = 0; i < n_roots; i++)
-		host_ro[i] = statvfs(roots[i].path, &vfs) == 0 &&
+	for (size_t i = 0; i < g->n_roots; i++)
+		host_ro[i] = statvfs(g->roots[i].path, &vfs) == 0 &&
 			     (vfs.f_flag & ST_RDONLY);
 	if (sandy_namespaces_enter_mounts(err) != 0 ||
 	    everything_read_only(err) != 0)
 		return -1;
-	return n_roots == 0 ? 0
-			    : writable_roots(roots, n_roots, host_ro, protect,
-					     n_protect, err);
+	if (g->n_roots > 0 && writable_roots(g->roots, g->n_roots, host_ro,
+					     protect, n_protect, err) != 0)
+		return -1;
+	return deny_reads(g, err);
 }

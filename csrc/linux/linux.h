@@ -33,6 +33,17 @@ int sandy_view_pin(const sandy_resolved *r, sandy_view *v, sandy_error *err);
 /* mount_view.c: a detached tmpfs (mode, size or NULL, MOUNT_ATTR_*), or -1
  * with errno. */
 int sandy_new_tmpfs(const char *mode, const char *size, unsigned int attr);
+/* mount_view.c: the objects a deny is covered with, on a detached tmpfs
+ * of their own (read-only, nosuid, nodev, noexec): an empty directory "d"
+ * and an empty file "f", both mode 0, which no confined command opens
+ * (it holds no capability, so not even its uid 0 passes their modes:
+ * EACCES). Its descriptor, or -1 with errno. */
+int sandy_new_deny_objects(void);
+/* mount_view.c: a clone of the empty directory (is_dir) or file of
+ * deny_objs attached over target, an O_PATH descriptor of the object it
+ * covers (a file's place takes any non-directory: a socket, a device).
+ * 0, or -1 with errno. */
+int sandy_cover_with_deny_object(int deny_objs, bool is_dir, int target);
 /* mount_view.c: a detached procfs of this process's PID namespace,
  * nosuid, nodev, noexec and with the atime rule of the mount host_proc
  * (the host's /proc, pinned) lies on, or -1 with errno. */

@@ -668,27 +668,49 @@ static int attach_tmpfs(view_build *b, sandy_error *err)
 /* ------------------------------------------------------------------ */
 /* denies */
 
-static int make_deny_fs(view_build *b, sandy_error *err)
+int sandy_new_deny_objects(void)
 {
 	struct mount_attr ma = {.attr_set = MOUNT_ATTR_RDONLY |
 					    MOUNT_ATTR_NOSUID |
 					    MOUNT_ATTR_NODEV |
 					    MOUNT_ATTR_NOEXEC};
-	int fd;
+	int fs = sandy_new_tmpfs("0555", "1m", 0), fd, e;
 
-	if (b->deny_fd >= 0)
-		return 0;
-	b->deny_fd = sandy_new_tmpfs("0555", "1m", 0);
-	if (b->deny_fd < 0)
-		return view_fail(err, "deny tmpfs", errno);
-	if (mkdirat(b->deny_fd, "d", 0555) != 0)
-		return view_fail(err, "deny directory", errno);
-	fd = openat(b->deny_fd, "f", O_WRONLY | O_CREAT | O_CLOEXEC, 0444);
-	if (fd < 0)
-		return view_fail(err, "deny file", errno);
+	if (fs < 0)
+		return -1;
+	if (mkdirat(fs, "d", 0) != 0 ||
+	    (fd = openat(fs, "f", O_WRONLY | O_CREAT | O_CLOEXEC, 0)) < 0)
+		goto fail;
 	close(fd);
-	if (sys_mount_setattr(b->deny_fd, "", AT_EMPTY_PATH, &ma, sizeof(ma)) != 0)
-		return view_fail(err, "deny attributes", errno);
+	if (sys_mount_setattr(fs, "", AT_EMPTY_PATH, &ma, sizeof(ma)) != 0)
+		goto fail;
+	return fs;
+fail:
+	e = errno;
+	close(fs);
+	errno = e;
+	return -1;
+}
+
+int sandy_cover_with_deny_object(int deny_objs, bool is_dir, int target)
+{
+	int tree = sys_open_tree(deny_objs, is_dir ? "d" : "f",
+				 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC), rc, e;
+
+	if (tree < 0)
+		return -1;
+	rc = sys_move_mount(tree, "", target, "",
+			    MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+	e = errno;
+	close(tree);
+	errno = e;
+	return rc;
+}
+
+static int make_deny_fs(view_build *b, sandy_error *err)
+{
+	if (b->deny_fd < 0 && (b->deny_fd = sandy_new_deny_objects()) < 0)
+		return view_fail(err, "deny objects", errno);
 	return 0;
 }
 
@@ -744,8 +766,9 @@ static int bind_ancestors(view_build *b, const view_entry *m, const char *p,
 	return 0;
 }
 
-/* A deny_write_exact object is bound read-only onto itself with every
- * mount beneath it (a writable grant nested in a denied directory too). */
+/* A denied subtree is covered by an empty object of its kind; a
+ * deny_write_exact object is bound read-only onto itself with every mount
+ * beneath it (a writable grant nested in a denied directory too). */
 static int overmount(view_build *b, int target, const sandy_pin *pin,
 		     bool subtree, sandy_error *err)
 {
@@ -753,15 +776,15 @@ static int overmount(view_build *b, int target, const sandy_pin *pin,
 	int tree, rc;
 
 	if (subtree)
-		tree = sys_open_tree(b->deny_fd, pin->is_dir ? "d" : "f",
-				 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
-	else
-		tree = clone_of(target);
-	if (tree < 0)
+		return sandy_cover_with_deny_object(b->deny_fd, pin->is_dir,
+						    target) == 0
+			       ? 0
+			       : view_fail(err, "cover deny", errno);
+	if ((tree = clone_of(target)) < 0)
 		return view_fail(err, "open_tree deny", errno);
 	rc = 0;
-	if (!subtree && sys_mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE,
-				      &ma, sizeof(ma)) != 0)
+	if (sys_mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &ma,
+			      sizeof(ma)) != 0)
 		rc = view_fail(err, "mount_setattr deny", errno);
 	if (rc == 0)
 		rc = attach(tree, target, err);

@@ -183,3 +183,30 @@ int sandy_check_pins(const sandy_launch *l, sandy_resolved *r,
 				  "resolved");
 	return 0;
 }
+
+int sandy_add_deny_reads(sandy_launch *l, sandy_error *err)
+{
+	for (size_t i = 0; i < l->n_deny_reads; i++) {
+		const struct sandy_launch_read *d = &l->deny_reads[i];
+		struct sandy_launch_pin p = {"", d->path, d->id};
+		sandy_identity now = {0};
+
+		if (pin_identity(&p, &now) != 0) {
+			if (errno == ENOENT || errno == EACCES)
+				continue;
+			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+					  "deny_reads[%zu]: cannot be opened "
+					  "(errno %d)",
+					  i, errno);
+		}
+		if (!same_id(&now, d->id))
+			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+					  "deny_reads[%zu] changed since confine",
+					  i);
+		if (sandy_policy_deny_subtree(&l->policy, d->path,
+					      strlen(d->path)) != 0)
+			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+					  "deny_reads[%zu]: out of memory", i);
+	}
+	return 0;
+}

@@ -78,6 +78,18 @@ static bool only_constant_strings(const char *p)
 
 	while ((p = strchr(p, '"')) != NULL) {
 		bool ok = false;
+		size_t digits;
+
+		/* a protected path's parameter: PROTECTED_ and its index */
+		if (strncmp(p, "\"" SANDY_SEATBELT_PROTECTED,
+			    strlen(SANDY_SEATBELT_PROTECTED) + 1) == 0) {
+			p += strlen(SANDY_SEATBELT_PROTECTED) + 1;
+			digits = strspn(p, "0123456789");
+			if (digits == 0 || p[digits] != '"')
+				return false;
+			p += digits + 1;
+			continue;
+		}
 
 		for (size_t i = 0; allowed[i] != NULL; i++)
 			if (strncmp(p, allowed[i], strlen(allowed[i])) == 0) {
@@ -135,6 +147,50 @@ static size_t index_of(char **words, size_t n, const char *w)
 	return n;
 }
 
+static bool ends_with(const char *s, const char *end)
+{
+	size_t n = strlen(s), m = strlen(end);
+
+	return n >= m && strcmp(s + n - m, end) == 0;
+}
+
+/* Protected paths and secret variables (docs/protected-reads.md): a deny
+ * rule per path by parameter, after every allow and before the terminal
+ * rule; a socket's connect denied too; the paths only in -D words; the
+ * shim's patterns from the vocabulary, the kept names in it. */
+static void protections(void)
+{
+	static const struct sandy_seatbelt_read reads[] = {
+		{"/Users/a\"))(allow file-read* (subpath \"/\"", SANDY_SEATBELT_FILE},
+		{"/private/var/run/docker.sock", SANDY_SEATBELT_SOCKET},
+		{"/Users/a/.gnupg/private-keys-v1.d", SANDY_SEATBELT_DIRECTORY},
+	};
+	const char *keep[] = {"GH_TOKEN"};
+	sandy_seatbelt_call c = {SANDY_MODE_WORKSPACE_WRITE, "/Users/a/p",
+				 "/private/tmp/t", reads, 3, keep, 1};
+	size_t n = 0;
+	char **w = sandy_seatbelt_argv(&c, &n);
+	const char *p = w ? w[2] : "";
+	const char *allow = strstr(p, "(allow file-write*");
+	const char *deny0 = strstr(p, "(literal (param \"PROTECTED_0\"))");
+	const char *sock = strstr(p, "(deny network-outbound (literal (param \"PROTECTED_1\")))");
+	const char *dir = strstr(p, "(subpath (param \"PROTECTED_2\"))");
+	const char *last = strstr(p, LAST);
+
+	check(w != NULL && balanced(p) && only_constant_strings(p) &&
+		      params_match(p, w, n),
+	      "protections: balanced, no spliced path, every parameter given");
+	check(allow != NULL && deny0 > allow && sock > deny0 && dir > sock &&
+		      last > dir,
+	      "protections: each deny after the allows, before the terminal rule");
+	check(w != NULL && index_of(w, n, "PROTECTED_0=/Users/a\"))(allow file-read* (subpath \"/\"") < n,
+	      "protections: a hostile path only in its -D word");
+	check(w != NULL && strstr(w[n - 2], "case $n in GH_TOKEN) ;; SSH_AUTH_SOCK|") != NULL &&
+		      strstr(w[n - 2], "*_[Tt][Oo][Kk][Ee][Nn]|") != NULL,
+	      "protections: the shim keeps GH_TOKEN, unsets the list's names and suffixes");
+	sandy_argv_free(w);
+}
+
 int main(int argc, char **argv)
 {
 	const char *golden = argc > 1 ? argv[1] : "csrc/test/golden";
@@ -179,7 +235,8 @@ int main(int argc, char **argv)
 	/* read-only: no parameter, the shim starts the command */
 	{
 		size_t n = 0;
-		char **w = sandy_seatbelt_argv(SANDY_MODE_READ_ONLY, NULL, NULL, &n);
+		sandy_seatbelt_call c = {.mode = SANDY_MODE_READ_ONLY};
+		char **w = sandy_seatbelt_argv(&c, &n);
 		size_t sep = w ? index_of(w, n, "--") : 0;
 
 		check(w != NULL && n == 8 && strcmp(w[0], SANDY_SANDBOX_EXEC) == 0 &&
@@ -187,8 +244,8 @@ int main(int argc, char **argv)
 			      strcmp(w[2], sandy_seatbelt_profile(SANDY_MODE_READ_ONLY)) == 0 &&
 			      sep == 3 && strcmp(w[4], "/bin/sh") == 0 &&
 			      strcmp(w[5], "-c") == 0 &&
-			      strcmp(w[6], "exec \"$@\"") == 0,
-		      "read-only: sandbox-exec -p PROFILE -- /bin/sh -c 'exec \"$@\"' ARG0");
+			      ends_with(w[6], "; exec \"$@\""),
+		      "read-only: sandbox-exec -p PROFILE -- /bin/sh -c '...; exec \"$@\"' ARG0");
 		check(w != NULL && params_match(w[2], w, n),
 		      "read-only: no -D word, no parameter");
 		sandy_argv_free(w);
@@ -196,9 +253,10 @@ int main(int argc, char **argv)
 	/* workspace-write, with every hostile path as the root and the temp */
 	for (size_t h = 0; hostile[h] != NULL; h++) {
 		size_t n = 0;
-		char **w = sandy_seatbelt_argv(SANDY_MODE_WORKSPACE_WRITE,
-					       hostile[h], "/private/var/folders/x/T/sandy-1",
-					       &n);
+		sandy_seatbelt_call c = {SANDY_MODE_WORKSPACE_WRITE, hostile[h],
+					 "/private/var/folders/x/T/sandy-1",
+					 NULL, 0, NULL, 0};
+		char **w = sandy_seatbelt_argv(&c, &n);
 		char root_def[256], what[160];
 
 		snprintf(root_def, sizeof(root_def), SANDY_SEATBELT_ROOT "=%s",
@@ -212,7 +270,7 @@ int main(int argc, char **argv)
 			      strcmp(w[5], "-D") == 0 &&
 			      strcmp(w[6], SANDY_SEATBELT_TEMP "=/private/var/folders/x/T/sandy-1") == 0 &&
 			      strcmp(w[7], "--") == 0 && strcmp(w[8], "/bin/sh") == 0 &&
-			      strcmp(w[10], "TMPDIR=\"$0\"; export TMPDIR; exec \"$@\"") == 0 &&
+			      ends_with(w[10], "; TMPDIR=\"$0\"; export TMPDIR; exec \"$@\"") &&
 			      strcmp(w[11], "/private/var/folders/x/T/sandy-1") == 0,
 		      what);
 		snprintf(what, sizeof(what),
@@ -227,12 +285,24 @@ int main(int argc, char **argv)
 
 		check(!params_match("(version 1)", given, 2),
 		      "control: the parameter check sees an unused -D word");
-		check(sandy_seatbelt_argv(SANDY_MODE_WORKSPACE_WRITE, "/ws", NULL, &n) == NULL &&
-			      sandy_seatbelt_argv(SANDY_MODE_WORKSPACE_WRITE, NULL, "/t", &n) == NULL &&
-			      sandy_seatbelt_argv(SANDY_MODE_NONE, NULL, NULL, &n) == NULL &&
+		sandy_seatbelt_call no_temp = {SANDY_MODE_WORKSPACE_WRITE, "/ws",
+					       NULL, NULL, 0, NULL, 0};
+		sandy_seatbelt_call no_root = {SANDY_MODE_WORKSPACE_WRITE, NULL,
+					       "/t", NULL, 0, NULL, 0};
+		sandy_seatbelt_call no_mode = {0};
+		const char *bad_name[] = {"A=B"};
+		sandy_seatbelt_call bad_keep = {SANDY_MODE_READ_ONLY, NULL, NULL,
+						NULL, 0, bad_name, 1};
+
+		check(sandy_seatbelt_argv(&no_temp, &n) == NULL &&
+			      sandy_seatbelt_argv(&no_root, &n) == NULL &&
+			      sandy_seatbelt_argv(&no_mode, &n) == NULL &&
 			      sandy_seatbelt_profile(SANDY_MODE_NONE) == NULL,
 		      "workspace-write without both paths, or no mode: NULL");
+		check(sandy_seatbelt_argv(&bad_keep, &n) == NULL,
+		      "a kept name that is not a variable name: NULL (it would reach the shim's text)");
 	}
+	protections();
 	/* the judge: seatbelt usable only on darwin, only when the probe's
 	 * writes held, and then partial; the probe's reason otherwise */
 	{

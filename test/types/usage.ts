@@ -67,6 +67,8 @@ const warned: readonly string[] | undefined = provider.probe({ workspaceRoot: '/
 const candidate: ProviderCandidate | undefined = arbitration.candidates[0]
 const wrapped: ConfinedArgv = provider.confine(['true'], seam)
 const writer: SandboxProvider = sandy.createLocalSandboxProvider({ writableRoots: ['/home/u/.npm'] })
+const shielded: SandboxProvider = sandy.createLocalSandboxProvider({ protect: ['credentials'], denyRead: ['/srv/secret'], keepEnv: ['CI_TOKEN'] })
+const held: string | null | undefined = shielded.probe().candidates[0].protections?.files
 const facts: ProviderConfinedArgv = writer.confine(['true'], seam)
 const writable: readonly string[] = facts.writableRoots
 void writable

@@ -1,0 +1,307 @@
+'use strict'
+// Secrets and host services out of reach (docs/protected-reads.md): in
+// the seam's modes the credential files of the running user's home stay
+// unreadable, the host's sockets unconnectable and the secret variables
+// absent, on every Linux backend, as root and as uid 65534. Each confined
+// run has its unconfined control, the same command as the same user,
+// which reads the same file, connects to the same socket or sees the same
+// variable. The provider confines in a node process of the user, with a
+// fake home and runtime directory as its $HOME and $XDG_RUNTIME_DIR.
+const t = require('tap')
+const fs = require('node:fs')
+const net = require('node:net')
+const path = require('node:path')
+const { spawn, spawnSync } = require('node:child_process')
+const { users, setup, backendsFor, plainNodeEnv, withSanitizerEnv, describe } = require('./helpers/sandbox.js')
+const { PRESETS, protectedPaths, socketPaths, starMatch } = require('../lib/protect.js')
+const { SECRET_ENV } = require('../lib/vocabulary.js')
+
+const PACKAGE = path.join(__dirname, '..')
+const fx = setup(t)
+// Outside /tmp: workspace-write gives the command a private one.
+const base = fs.realpathSync(fs.mkdtempSync('/var/tmp/sandy-secrets-'))
+fs.chmodSync(base, 0o755)
+t.teardown(() => fs.rmSync(base, { recursive: true, force: true }))
+// (the fixture's own copy beside them, out of the private /tmp's way)
+const OP = path.join(base, 'op')
+fs.copyFileSync(fx.op, OP)
+fs.chmodSync(OP, 0o755)
+
+// What each preset protects in the fake home, and the neighbours that
+// must stay readable.
+const DENIED = ['.ssh/id_ed25519', '.aws/credentials', '.config/gh/hosts.yml', '.kube/config', '.docker/config.json',
+  '.netrc', '.git-credentials', '.npmrc', '.pypirc', '.cargo/credentials.toml', '.gnupg/private-keys-v1.d/k.key']
+const READABLE = ['.ssh/known_hosts', '.ssh/config', '.config/gh/config.yml']
+const SECRETS = { GITHUB_TOKEN: 'gh-secret', AWS_SECRET_ACCESS_KEY: 'aws-secret', npm_config__authToken: 'npm-secret', MY_API_KEY: 'api-secret', KEEP_TOKEN: 'kept' }
+
+let serial = 0
+function chownAll (p, user) {
+  spawnSync('chown', ['-R', `${user.uid}:${user.gid}`, p])
+}
+
+// A fresh fake home, runtime directory and workspace owned by user, with
+// every file above and a listening socket at each socket place; the
+// servers stop at teardown.
+async function world (t, user) {
+  const top = path.join(base, `w${serial++}-${user.uid}`)
+  const home = path.join(top, 'home')
+  const runtime = path.join(top, 'run')
+  const ws = path.join(top, 'ws')
+  for (const f of [...DENIED, ...READABLE]) {
+    fs.mkdirSync(path.dirname(path.join(home, f)), { recursive: true })
+    fs.writeFileSync(path.join(home, f), `content of ${f}\n`)
+  }
+  fs.writeFileSync(path.join(home, '.ssh/config'), '# content of .ssh/config\nHost sandy-test-host\n  HostName example.invalid\n  Port 2222\n')
+  fs.writeFileSync(path.join(home, '.ssh/known_hosts'), '[127.0.0.1]:2222 ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGsCqSOWyjf5yUGi/Hp4zx0Ac+2/fh3XJ63ddg4SUQHF\n')
+  fs.mkdirSync(path.join(runtime, 'gnupg'), { recursive: true })
+  fs.mkdirSync(ws, { recursive: true })
+  fs.symlinkSync(path.join(home, '.ssh/id_ed25519'), path.join(ws, 'key-link'))
+  chownAll(top, user)
+  fs.chmodSync(top, 0o755)
+  const sockets = {
+    bus: path.join(runtime, 'bus'),
+    gpg: path.join(runtime, 'gnupg', 'S.gpg-agent'),
+    agent: path.join(home, 'agent.sock'),
+    docker: path.join(top, 'docker.sock')
+  }
+  const servers = await Promise.all(Object.values(sockets).map((p) => new Promise((resolve) => {
+    const s = net.createServer((c) => { c.on('error', () => {}); c.resume(); c.on('end', () => c.end()) }).listen(p, () => { fs.chmodSync(p, 0o777); resolve(s) })
+  })))
+  // (no client of theirs is left: every run was waited for)
+  t.teardown(() => { for (const s of servers) s.close() })
+  const env = {
+    HOME: home,
+    XDG_RUNTIME_DIR: runtime,
+    SSH_AUTH_SOCK: sockets.agent,
+    DBUS_SESSION_BUS_ADDRESS: `unix:path=${sockets.bus},guid=0123`,
+    DOCKER_HOST: `unix://${sockets.docker}`
+  }
+  return { top, home, runtime, ws, sockets, env }
+}
+
+// provider.confine as user, in a node process of the user with env; the
+// ConfinedArgv, or { error: { name, message } }.
+function confineAs (user, env, options, argv, request) {
+  const script = `const [pkg, a] = process.argv.slice(1); const x = JSON.parse(a)
+    try { process.stdout.write(JSON.stringify(require(pkg).createLocalSandboxProvider(x.options).confine(x.argv, x.request))) }
+    catch (err) { process.stdout.write(JSON.stringify({ error: { name: err.name, message: err.message } })) }`
+  const r = spawnSync(user.wrap[0] ?? process.execPath, [...user.wrap.slice(1), ...(user.wrap.length ? [process.execPath] : []), '-e', script, PACKAGE,
+    JSON.stringify({ options, argv, request })], { cwd: '/', env: plainNodeEnv(env), encoding: 'utf8' })
+  if (r.status !== 0) throw new Error(`confine as ${user.name} failed: ${r.error || r.stderr}`)
+  return JSON.parse(r.stdout)
+}
+
+function runAs (user, argv, { cwd, env }) {
+  const full = [...user.wrap, ...argv]
+  return new Promise((resolve, reject) => {
+    const child = spawn(full[0], full.slice(1), { cwd, env: withSanitizerEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => { stdout += d })
+    child.stderr.on('data', (d) => { stderr += d })
+    child.on('error', reject)
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
+  })
+}
+
+const sh = (script) => ['/bin/sh', '-c', script]
+// One line per probe: "NAME: ok CONTENT" or "NAME: fail".
+const readScript = (files) => files.map((f) => `if v=$(cat '${f}' 2>&1); then echo "${f}: ok $v"; else echo "${f}: fail $v"; fi`).join('\n')
+const lineOf = (out, name) => out.split('\n').find((l) => l.startsWith(`${name}: `)) ?? ''
+
+// The same command confined and unconfined, as user, in w's world.
+async function both (t, user, backend, w, argv, { mode = 'workspace-write', options = {}, env = {} } = {}) {
+  const c = confineAs(user, w.env, { backend, ...options }, argv, { mode, workspaceRoot: w.ws })
+  t.notOk(c.error, `confined as ${user.name} under ${backend} (${c.error && c.error.message})`)
+  const runEnv = { PATH: '/usr/bin:/bin', LANG: 'C', ...w.env, ...env }
+  const confined = await runAs(user, c.argv, { cwd: w.ws, env: runEnv })
+  const unconfined = await runAs(user, argv, { cwd: w.ws, env: runEnv })
+  t.equal(confined.code, 0, `confined: the script runs (${describe(confined)})`)
+  t.equal(unconfined.code, 0, `unconfined: the script runs (${describe(unconfined)})`)
+  return { confined, unconfined, argv: c.argv }
+}
+
+const BACKENDS = ['sandy', 'bwrap', 'landlock']
+const MODES = ['workspace-write', 'read-only']
+
+for (const user of users()) {
+  for (const backend of backendsFor(t, user, BACKENDS)) {
+    for (const mode of MODES) {
+      t.test(`credential files are unreadable, their neighbours readable, under ${backend} ${mode} [${user.name}]`, async (t) => {
+        const w = await world(t, user)
+        const files = [...DENIED, ...READABLE].map((f) => path.join(w.home, f))
+        const r = await both(t, user, backend, w, sh(readScript(files)), { mode })
+        for (const f of DENIED) {
+          const p = path.join(w.home, f)
+          t.match(lineOf(r.unconfined.stdout, p), /: ok content of/, `unconfined: ${f} is readable`)
+          t.match(lineOf(r.confined.stdout, p), /: fail .*Permission denied/, `confined: ${f} is not`)
+        }
+        for (const f of READABLE) {
+          const p = path.join(w.home, f)
+          t.match(lineOf(r.confined.stdout, p), /: ok \S/, `confined: ${f} stays readable`)
+        }
+      })
+    }
+
+    t.test(`other ways to a credential file fail too, under ${backend} [${user.name}]`, async (t) => {
+      const w = await world(t, user)
+      const key = path.join(w.home, '.ssh/id_ed25519')
+      const ldso = fs.realpathSync('/lib64/ld-linux-x86-64.so.2')
+      const script = [
+        `if v=$(cat ${w.ws}/key-link 2>&1); then echo "link: ok $v"; else echo "link: fail $v"; fi`,
+        `if v=$(cat /proc/self/root${key} 2>&1); then echo "root: ok $v"; else echo "root: fail $v"; fi`,
+        `if v=$(cd ${w.home}/.ssh && cat /proc/self/cwd/id_ed25519 2>&1); then echo "cwd: ok $v"; else echo "cwd: fail $v"; fi`,
+        `if v=$(exec 3<${key} && cat <&3 2>&1); then echo "fd: ok $v"; else echo "fd: fail $v"; fi`,
+        `echo "ldso: $(${ldso} ${key} 2>&1)"`
+      ].join('\n')
+      const r = await both(t, user, backend, w, sh(script))
+      for (const way of ['link', 'root', 'cwd', 'fd']) {
+        t.match(lineOf(r.unconfined.stdout, way), /: ok content of/, `unconfined: by ${way}, the key is read`)
+        t.match(lineOf(r.confined.stdout, way), /: fail/, `confined: by ${way}, it is not`)
+        t.notMatch(lineOf(r.confined.stdout, way), /content of/)
+      }
+      t.match(lineOf(r.unconfined.stdout, 'ldso'), /invalid ELF header|file too short/, 'unconfined: the loader reads the key')
+      t.match(lineOf(r.confined.stdout, 'ldso'), /Permission denied|cannot open/, 'confined: the loader cannot open it')
+    })
+
+    t.test(`host sockets refuse a connect, under ${backend} [${user.name}]`, async (t) => {
+      const w = await world(t, user)
+      const script = Object.entries(w.sockets).map(([name, p]) => `echo "${name}: $(${OP} unix ${p})"`).join('\n')
+      const r = await both(t, user, backend, w, sh(script))
+      for (const name of Object.keys(w.sockets)) {
+        t.match(lineOf(r.unconfined.stdout, name), /: ok$/, `unconfined: ${name} answers`)
+        if (backend === 'landlock') {
+          // Landlock does not govern a connect to a path-named socket:
+          // the default leaves them, and the verdict says so (below)
+          t.match(lineOf(r.confined.stdout, name), /: ok$/, `confined at the Landlock-only level: ${name} still answers, as its note says`)
+        } else {
+          t.match(lineOf(r.confined.stdout, name), /: fail connect E(ACCES|CONNREFUSED)$/, `confined: ${name} does not`)
+        }
+      }
+      if (backend === 'landlock') {
+        const asked = confineAs(user, w.env, { backend, protect: ['host-sockets'] }, ['true'], { mode: 'workspace-write', workspaceRoot: w.ws })
+        t.equal(asked.error && asked.error.name, 'SandboxUnavailableError', 'asked for by name, host-sockets is refused there')
+        t.match(asked.error.message, /cannot keep the host-sockets preset out of reach/)
+        const denied = confineAs(user, w.env, { backend, protect: [], denyRead: [w.sockets.docker] }, ['true'], { mode: 'workspace-write', workspaceRoot: w.ws })
+        t.match(denied.error && denied.error.message, /cannot keep a socket options.denyRead names out of reach/, 'and so is a socket named in denyRead')
+      }
+    })
+
+    t.test(`secret variables are gone inside, kept ones stay, under ${backend} [${user.name}]`, async (t) => {
+      const w = await world(t, user)
+      const script = [...Object.keys(SECRETS), 'SSH_AUTH_SOCK', 'DBUS_SESSION_BUS_ADDRESS', 'PLAIN'].map((n) => `echo "${n}: [$${n}]"`).join('\n')
+      const env = { ...SECRETS, PLAIN: 'plain' }
+      const c = confineAs(user, w.env, { backend, keepEnv: ['KEEP_TOKEN'] }, sh(script), { mode: 'workspace-write', workspaceRoot: w.ws })
+      const runEnv = { PATH: '/usr/bin:/bin', ...w.env, ...env }
+      const confined = await runAs(user, c.argv, { cwd: w.ws, env: runEnv })
+      const unconfined = await runAs(user, sh(script), { cwd: w.ws, env: runEnv })
+      for (const n of ['GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'npm_config__authToken', 'MY_API_KEY', 'SSH_AUTH_SOCK', 'DBUS_SESSION_BUS_ADDRESS']) {
+        t.notMatch(lineOf(unconfined.stdout, n), /\[\]$/, `unconfined: ${n} is set`)
+        t.match(lineOf(confined.stdout, n), /\[\]$/, `confined: ${n} is not`)
+      }
+      t.equal(lineOf(confined.stdout, 'KEEP_TOKEN'), 'KEEP_TOKEN: [kept]', 'keepEnv keeps a named one')
+      t.equal(lineOf(confined.stdout, 'PLAIN'), 'PLAIN: [plain]', 'other variables pass')
+    })
+
+    t.test(`ssh still reads known_hosts and its config, under ${backend} [${user.name}]`, async (t) => {
+      const w = await world(t, user)
+      const script = [
+        `echo "known: $(ssh-keygen -F '[127.0.0.1]:2222' -f ${w.home}/.ssh/known_hosts 2>&1 | head -1)"`,
+        `echo "config: $(ssh -G -F ${w.home}/.ssh/config sandy-test-host 2>&1 | grep '^hostname ')"`,
+        `echo "key: $(ssh-keygen -y -f ${w.home}/.ssh/id_ed25519 2>&1 | head -1)"`
+      ].join('\n')
+      const r = await both(t, user, backend, w, sh(script))
+      for (const out of [r.confined.stdout, r.unconfined.stdout]) {
+        t.match(lineOf(out, 'known'), /Host \[127\.0\.0\.1\]:2222 found/, 'ssh-keygen finds the host in known_hosts')
+        t.equal(lineOf(out, 'config'), 'config: hostname example.invalid', 'ssh reads its config')
+      }
+      t.notMatch(lineOf(r.unconfined.stdout, 'key'), /Permission denied/, 'unconfined: ssh-keygen opens the private key')
+      t.match(lineOf(r.confined.stdout, 'key'), /Permission denied/, 'confined: it cannot')
+    })
+
+    t.test(`a hard link to a protected file is refused at confine, under ${backend} [${user.name}]`, async (t) => {
+      const w = await world(t, user)
+      const link = path.join(w.ws, 'npmrc-link')
+      fs.linkSync(path.join(w.home, '.npmrc'), link)
+      const c = confineAs(user, w.env, { backend }, sh(`cat ${link}`), { mode: 'workspace-write', workspaceRoot: w.ws })
+      t.equal(c.error && c.error.name, 'SandboxUnavailableError', 'refused: no cover over one name reaches the other')
+      t.match(c.error.message, /a protected file \(credentials: npm's registry tokens\) has another hard link/)
+      t.notOk(c.error.message.includes(w.home), 'the message names the entry, not the path')
+      const bare = await runAs(user, sh(`cat ${link}`), { cwd: w.ws, env: { PATH: '/usr/bin:/bin' } })
+      t.equal(bare.stdout, 'content of .npmrc\n', 'unconfined: the link reads the secret')
+      const off = confineAs(user, w.env, { backend, protect: [] }, ['true'], { mode: 'workspace-write', workspaceRoot: w.ws })
+      t.notOk(off.error, 'with no preset there is nothing to refuse')
+    })
+
+    t.test(`denyRead covers a path the caller names, and --no-protect opens the presets, under ${backend} [${user.name}]`, async (t) => {
+      const w = await world(t, user)
+      const own = path.join(w.top, 'project-secret')
+      fs.writeFileSync(own, 'content of project-secret\n')
+      chownAll(own, user)
+      const files = [own, path.join(w.home, '.npmrc')]
+      const r = await both(t, user, backend, w, sh(readScript(files)), { options: { protect: [], denyRead: [own] } })
+      t.match(lineOf(r.unconfined.stdout, own), /: ok content/, 'unconfined: the named file is readable')
+      t.match(lineOf(r.confined.stdout, own), /: fail .*Permission denied/, 'confined: denyRead covers it')
+      t.match(lineOf(r.confined.stdout, files[1]), /: ok content/, 'protect: [] leaves the credentials readable')
+    })
+  }
+}
+
+// ---- the provider's side, in this process ----------------------------------
+
+t.test('presets expand per home and runtime directory, with each entry\'s reason', async (t) => {
+  const w = path.join(base, 'expand')
+  const home = path.join(w, 'home')
+  fs.mkdirSync(path.join(home, '.ssh'), { recursive: true })
+  for (const f of ['id_rsa', 'id_rsa.pub', 'known_hosts', 'config']) fs.writeFileSync(path.join(home, '.ssh', f), f)
+  fs.mkdirSync(path.join(w, 'run', 'gnupg'), { recursive: true })
+  fs.writeFileSync(path.join(w, 'run', 'gnupg', 'S.gpg-agent.ssh'), '')
+  fs.writeFileSync(path.join(w, 'run', 'wayland-0'), '')
+  const found = protectedPaths({ presets: ['credentials', 'host-sockets'], denyRead: [] }, { HOME: home, XDG_RUNTIME_DIR: path.join(w, 'run') })
+  const names = found.map((f) => path.relative(w, f.path))
+  t.ok(names.includes('home/.ssh/id_rsa') && names.includes('home/.ssh/id_rsa.pub'), 'id_* matches every key file')
+  t.notOk(names.includes('home/.ssh/known_hosts') || names.includes('home/.ssh/config'), 'its neighbours are not protected')
+  t.ok(names.includes('run/gnupg/S.gpg-agent.ssh') && names.includes('run/wayland-0'), 'the runtime directory\'s sockets')
+  t.ok(found.every((f) => typeof f.why === 'string' && f.why.length > 0 && /^\d+:\d+$/.test(f.id)), 'each with its reason and object')
+  t.same(protectedPaths({ presets: [], denyRead: [] }, { HOME: home }), [], 'no preset, nothing')
+  t.throws(() => protectedPaths({ presets: [], denyRead: [path.join(w, 'missing')] }, {}), /options.denyRead\[0\] cannot be resolved/)
+  for (const [name, entries] of Object.entries(PRESETS)) {
+    t.ok(entries.every(([b, p, why]) => ['home', 'config', 'data', 'runtime', 'root', 'env'].includes(b) && p && why), `${name}: every entry has a base, a pattern and a reason`)
+  }
+  t.same(socketPaths('unix:path=/run/user/1/bus,guid=1;unix:abstract=x'), ['/run/user/1/bus'], 'a D-Bus address\'s path')
+  t.same(socketPaths('unix:///var/run/docker.sock'), ['/var/run/docker.sock'], 'a Docker host\'s')
+  t.same(socketPaths('tcp://1.2.3.4:2375'), [], 'no socket path')
+  t.ok(starMatch('S.gpg-agent*', 'S.gpg-agent.extra') && !starMatch('id_*', 'known_hosts') && starMatch('X*', 'X0'))
+})
+
+t.test('the provider checks its protection options', async (t) => {
+  const { createLocalSandboxProvider } = require('..')
+  t.throws(() => createLocalSandboxProvider({ protect: ['passwords'] }), /options.protect\[0\] must be a preset name \(credentials, host-sockets\)/)
+  t.throws(() => createLocalSandboxProvider({ protect: 'credentials' }), /options.protect must be an array/)
+  t.throws(() => createLocalSandboxProvider({ denyRead: ['relative'] }), /options.denyRead\[0\] must be an absolute path string/)
+  t.throws(() => createLocalSandboxProvider({ keepEnv: ['A=B'] }), /options.keepEnv\[0\] must be a variable name/)
+  t.throws(() => createLocalSandboxProvider({ keepEnv: Array(33).fill('A') }), /at most 32/)
+  t.throws(() => createLocalSandboxProvider({ runner: { argv: ['/usr/bin/env'], runnerFailureSignatures: ['runner: fatal'], enforcement: 'partial' }, protect: [] }), /cannot go with options.runner/)
+  const missing = createLocalSandboxProvider({ denyRead: [path.join(base, 'no-such-file')] })
+  t.throws(() => missing.confine(['true'], { mode: 'read-only', workspaceRoot: base }), { name: 'RangeError', message: /options.denyRead\[0\] cannot be resolved/ })
+})
+
+t.test('probe says which protections each backend keeps, and by what', async (t) => {
+  const { createLocalSandboxProvider } = require('..')
+  const report = createLocalSandboxProvider().probe()
+  const by = Object.fromEntries(report.candidates.map((c) => [c.name, c.protections]))
+  t.same(by.sandy, { files: 'view', sockets: 'view', environment: 'launcher' })
+  t.same(by.bwrap, { files: 'guard', sockets: 'guard', environment: 'guard' })
+  t.same(by.landlock, { files: 'landlock', sockets: null, environment: 'launcher' })
+  t.same(by.seatbelt, { files: 'seatbelt', sockets: 'seatbelt', environment: 'shim' })
+  for (const c of report.candidates.filter((x) => x.usable && x.protections.sockets === null)) {
+    t.match(c.reason, /does not keep host-sockets out of reach/, `${c.name}'s note names what it does not keep`)
+  }
+})
+
+t.test('the secret-variable list is the launcher\'s: every entry matched, others not', async (t) => {
+  const exact = SECRET_ENV.filter((e) => e.match === 'exact').map((e) => e.name)
+  const suffixes = SECRET_ENV.filter((e) => e.match === 'suffix').map((e) => e.name)
+  t.ok(exact.includes('SSH_AUTH_SOCK') && suffixes.includes('_TOKEN') && suffixes.includes('_API_KEY'))
+  t.ok(SECRET_ENV.every((e) => e.why.length > 0), 'each with its reason')
+})
