@@ -185,7 +185,7 @@ t.test('each backend speaks its own denial dialect', async (t) => {
   const dir = os.tmpdir()
   const dialect = (backend) => createLocalSandboxProvider({ backend }).confine(['true'], { mode: 'read-only', workspaceRoot: dir }).denialSignatures
   t.same(dialect('sandy'), ['Permission denied', 'Read-only file system', 'Operation not permitted'])
-  t.same(dialect('bwrap'), ['Read-only file system'])
+  t.same(dialect('bwrap'), ['Read-only file system', 'Permission denied'])
   if (process.geteuid() !== 0) t.same(dialect('landlock'), ['Permission denied', 'Operation not permitted'], 'no view, no EROFS')
 })
 

@@ -91,6 +91,41 @@ function darwinProvider (t, seatbelt, options) {
 }
 const USABLE = { usable: true, enforcement: 'partial', reason: '/usr/bin/sandbox-exec enforced both profiles on the probe\'s writes' }
 
+t.test('a darwin provider protects credential files, host sockets and secret variables', async (t) => {
+  const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-sb-home-')))
+  t.teardown(() => fs.rmSync(home, { recursive: true, force: true }))
+  fs.mkdirSync(path.join(home, '.ssh'))
+  fs.writeFileSync(path.join(home, '.ssh', 'id_ed25519'), 'key')
+  fs.writeFileSync(path.join(home, '.ssh', 'known_hosts'), 'hosts')
+  fs.mkdirSync(path.join(home, '.gnupg', 'private-keys-v1.d'), { recursive: true })
+  const sock = path.join(home, 'agent.sock')
+  const server = await new Promise((resolve) => { const s = require('node:net').createServer().listen(sock, () => resolve(s)) })
+  t.teardown(() => server.close())
+  const saved = { HOME: process.env.HOME, SSH_AUTH_SOCK: process.env.SSH_AUTH_SOCK }
+  Object.assign(process.env, { HOME: home, SSH_AUTH_SOCK: sock })
+  t.teardown(() => { for (const [k, v] of Object.entries(saved)) { if (v === undefined) delete process.env[k]; else process.env[k] = v } })
+  const { provider } = darwinProvider(t, USABLE, { keepEnv: ['KEEP_TOKEN'] })
+  const c = provider.confine(['env'], { mode: 'read-only', workspaceRoot: dir })
+  const defs = c.argv.filter((w, i) => c.argv[i - 1] === '-D')
+  const named = (p) => defs.find((d) => d.endsWith(`=${p}`))
+  for (const p of [path.join(home, '.ssh', 'id_ed25519'), path.join(home, '.gnupg', 'private-keys-v1.d'), sock]) {
+    t.ok(named(p), `a parameter for ${path.relative(home, p)}`)
+    const param = named(p).split('=')[0]
+    t.ok(c.argv[2].includes(`(param "${param}")`), 'and a rule for it in the profile')
+  }
+  t.notOk(named(path.join(home, '.ssh', 'known_hosts')), 'known_hosts has none')
+  t.match(c.argv[2], new RegExp(`\\(subpath \\(param "${named(path.join(home, '.gnupg', 'private-keys-v1.d')).split('=')[0]}"\\)\\)`), 'a directory by subpath')
+  t.match(c.argv[2], new RegExp(`\\(deny network-outbound \\(literal \\(param "${named(sock).split('=')[0]}"\\)\\)\\)`), 'a socket\'s connect denied')
+  // the shim, run here by /bin/sh as sandbox-exec would run it
+  const tail = c.argv.slice(c.argv.indexOf('--') + 1)
+  const r = spawnSync(tail[0], tail.slice(1), { env: { PATH: '/usr/bin:/bin', GITHUB_TOKEN: 'x', OPENAI_API_KEY: 'y', SSH_AUTH_SOCK: sock, KEEP_TOKEN: 'k', PLAIN: 'p' }, encoding: 'utf8' })
+  t.equal(r.status, 0, r.stderr)
+  const seen = Object.fromEntries(r.stdout.trim().split('\n').map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]))
+  t.notOk('GITHUB_TOKEN' in seen || 'OPENAI_API_KEY' in seen || 'SSH_AUTH_SOCK' in seen, 'the secret variables are unset')
+  t.equal(seen.KEEP_TOKEN, 'k', 'a kept one stays')
+  t.equal(seen.PLAIN, 'p', 'others pass')
+})
+
 t.test('a darwin provider confines through sandbox-exec, with the probe\'s verdict and the dialect', async (t) => {
   const { provider, probes } = darwinProvider(t, USABLE)
   t.equal(provider.probe().selected, 'seatbelt', 'selected where it is usable')

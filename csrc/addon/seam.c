@@ -33,6 +33,7 @@ static const char *const landlock_denials[] = {
 };
 static const char *const bwrap_denials[] = {
 	"Read-only file system", /* EROFS: --ro-bind / / */
+	"Permission denied",     /* EACCES: a protected read's cover */
 	NULL,
 };
 
