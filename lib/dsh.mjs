@@ -17,7 +17,9 @@ import ownModule from './own.js'
 
 const { own } = ownModule
 
-const PROVIDER_KEYS = ['backend', 'runnerCommand', 'runnerFailureSignatures', 'runnerEnforcement', 'writableRoots']
+const PROVIDER_KEYS = ['backend', 'runnerCommand', 'runnerFailureSignatures', 'runnerEnforcement', 'writableRoots', 'protect', 'denyRead', 'keepEnv']
+// (the protections pass as they are: README.md, "Protected reads")
+const PASSED_KEYS = ['backend', 'writableRoots', 'protect', 'denyRead', 'keepEnv']
 const POLICY_KEYS = ['mode', 'workspaceRoot']
 
 // The plugin's configuration split for the two services; an unknown key is
@@ -46,7 +48,8 @@ function split (config) {
 // root (dsh's local provider gives it bubblewrap profile words), so it
 // cannot tell read-only from workspace-write: `partial` unless the
 // operator says `runnerEnforcement: 'full'`.
-function providerOptions ({ backend, runnerCommand = [], runnerFailureSignatures = [], runnerEnforcement = 'partial', writableRoots }) {
+function providerOptions (given) {
+  const { runnerCommand = [], runnerFailureSignatures = [], runnerEnforcement = 'partial' } = given
   if (!Array.isArray(runnerCommand) || !Array.isArray(runnerFailureSignatures)) {
     throw new TypeError('sandy-native/dsh: runnerCommand and runnerFailureSignatures must be arrays')
   }
@@ -54,8 +57,7 @@ function providerOptions ({ backend, runnerCommand = [], runnerFailureSignatures
     throw new TypeError('sandy-native/dsh: runnerCommand and runnerFailureSignatures go together')
   }
   const options = {}
-  if (backend !== undefined) options.backend = backend
-  if (writableRoots !== undefined) options.writableRoots = writableRoots
+  for (const k of PASSED_KEYS) if (given[k] !== undefined) options[k] = given[k]
   if (runnerCommand.length > 0) {
     options.runner = { argv: runnerCommand, runnerFailureSignatures, enforcement: runnerEnforcement }
   }

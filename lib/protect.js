@@ -145,6 +145,29 @@ function starMatch (component, name) {
   return name.length >= head.length + tail.length && name.startsWith(head) && name.endsWith(tail)
 }
 
+// A directory's entries ([] where it cannot be listed), kept while the
+// directory is the same object with the same change times: listing /tmp
+// (hundreds of entries) at every confine cost more than the rest of it,
+// and a directory's mtime and ctime change whenever an entry is made,
+// removed or renamed in it.
+const listings = new Map()
+function listing (d) {
+  try {
+    // (most places are missing: asked without an exception, which costs
+    // more than the look itself)
+    const st = fs.statSync(d, { bigint: true, throwIfNoEntry: false })
+    if (st === undefined || !st.isDirectory()) return []
+    const key = `${st.dev}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}`
+    const kept = listings.get(d)
+    if (kept !== undefined && kept.key === key) return kept.names
+    const names = fs.readdirSync(d)
+    listings.set(d, { key, names })
+    return names
+  } catch {
+    return []
+  }
+}
+
 // Every path pattern names beneath dir (none where a directory cannot be
 // listed: its entries are unknown, and no one else's to protect here).
 function expand (dir, pattern) {
@@ -154,13 +177,7 @@ function expand (dir, pattern) {
       found = found.map((d) => path.join(d, c))
       continue
     }
-    found = found.flatMap((d) => {
-      try {
-        return fs.readdirSync(d).filter((n) => starMatch(c, n)).map((n) => path.join(d, n))
-      } catch {
-        return []
-      }
-    })
+    found = found.flatMap((d) => listing(d).filter((n) => starMatch(c, n)).map((n) => path.join(d, n)))
   }
   return found
 }
@@ -177,6 +194,8 @@ function entryPaths ([base, pattern], b, env) {
 function objectAt (p) {
   let canonical, st
   try {
+    // (most are missing: asked without an exception first)
+    if (fs.lstatSync(p, { throwIfNoEntry: false }) === undefined) return null
     canonical = fs.realpathSync.native(p)
     st = fs.statSync(canonical, { bigint: true })
   } catch {

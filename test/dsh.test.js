@@ -196,6 +196,14 @@ t.test('the adapter as dsh sees it: services, errors, configuration', async (t) 
   const writable = new Context()
   await writable.plugin(adapter.SandySandboxProvider, { writableRoots: [cwd] })
   t.same(writable.sandbox.confine(['true'], { mode: 'workspace-write', workspaceRoot: ws }).writableRoots, [cwd])
+  // the protections pass as they are (README.md, "Protected reads")
+  const secret = path.join(ws, 'dsh-secret')
+  fs.writeFileSync(secret, 'x')
+  const shielded = new Context()
+  await shielded.plugin(adapter.SandySandboxProvider, { protect: [], denyRead: [secret], keepEnv: ['CI_TOKEN'] })
+  const sa = shielded.sandbox.confine(['true'], { mode: 'read-only', workspaceRoot: ws }).argv
+  t.same(sa.filter((w, i) => sa[i - 1] === '--deny-read'), [fs.realpathSync(secret)], 'denyRead alone, no preset')
+  t.same(sa.filter((w, i) => sa[i - 1] === '--keep-env'), ['CI_TOKEN'], 'keepEnv')
 })
 
 t.test('the adapter refuses a configuration it cannot honour', async (t) => {
