@@ -30,6 +30,11 @@ static const struct {
 	{"as many roots as allowed", W(G, "--bind-root", "/1", "1:1", "--bind-root", "/2", "1:2", "--bind-root", "/3", "1:3", "--bind-root", "/4", "1:4", "--bind-root", "/5", "1:5", "--bind-root", "/6", "1:6", "--bind-root", "/7", "1:7", "--bind-root", "/8", "1:8", "--bind-root", "/9", "1:9", "--", "/usr/bin/bwrap"), true},
 	{"one root too many", W(G, "--bind-root", "/1", "1:1", "--bind-root", "/2", "1:2", "--bind-root", "/3", "1:3", "--bind-root", "/4", "1:4", "--bind-root", "/5", "1:5", "--bind-root", "/6", "1:6", "--bind-root", "/7", "1:7", "--bind-root", "/8", "1:8", "--bind-root", "/9", "1:9", "--bind-root", "/10", "1:10", "--", "/usr/bin/bwrap"), false},
 	{"a root after a protected directory", W(G, "--bind-root", "/ws", "1:2", "--protect", "/c", "--bind-root", "/x", "1:3", "--", "/usr/bin/bwrap"), false},
+	{"protected reads, the scrub and a kept name", W(G, "--bind-root", "/ws", "1:2", "--deny-read", "/h/.npmrc", "3:4", "--deny-read", "/run/docker.sock", "5:6", "--scrub-env", "--keep-env", "CI_TOKEN", "--", "/usr/bin/bwrap"), true},
+	{"protected reads without a workspace (read-only)", W(G, "--deny-read", "/h/.npmrc", "3:4", "--scrub-env", "--", "/usr/bin/bwrap"), true},
+	{"a protected read that is not absolute", W(G, "--deny-read", "h/.npmrc", "3:4", "--", "/usr/bin/bwrap"), false},
+	{"a kept name that is no variable's", W(G, "--scrub-env", "--keep-env", "A=B", "--", "/usr/bin/bwrap"), false},
+	{"a protected read after the scrub", W(G, "--scrub-env", "--deny-read", "/h/.npmrc", "3:4", "--", "/usr/bin/bwrap"), false},
 };
 
 
@@ -110,6 +115,36 @@ int main(void)
 		g.n_protect = 1;
 		check(sandy_guard_words("/launcher", &g, words) == 0,
 		      "the encoder refuses a protected directory without a root");
+		g.n_protect = 0;
+		g.keep_env[0] = "A=B";
+		g.n_keep_env = 1;
+		check(sandy_guard_words("/launcher", &g, words) == 0,
+		      "the encoder refuses a kept name that is no variable's");
+		g.n_keep_env = 0;
+		g.n_deny_reads = SANDY_DENY_READS_MAX + 1;
+		check(sandy_guard_words("/launcher", &g, words) == 0,
+		      "the encoder refuses one protected read too many");
+	}
+	{
+		sandy_guard_args g = {.deny_reads = {{"/h/.npmrc", "3:4"}},
+				      .n_deny_reads = 1, .scrub_env = true,
+				      .keep_env = {"CI_TOKEN"}, .n_keep_env = 1};
+		const char *words[SANDY_GUARD_WORDS_MAX + 2];
+		size_t n = sandy_guard_words("/launcher", &g, words);
+		sandy_guard_args back;
+		sandy_error err = {0};
+
+		words[n] = "/usr/bin/bwrap";
+		words[n + 1] = NULL;
+		check(n > 0 &&
+			      sandy_guard_from_argv((int)n + 1, (char *const *)words,
+						    &back, &err) == 0 &&
+			      back.n_deny_reads == 1 &&
+			      strcmp(back.deny_reads[0].path, "/h/.npmrc") == 0 &&
+			      strcmp(back.deny_reads[0].id, "3:4") == 0 &&
+			      back.scrub_env && back.n_keep_env == 1 &&
+			      strcmp(back.keep_env[0], "CI_TOKEN") == 0,
+		      "round trip: a protected read, the scrub, a kept name");
 	}
 	return check_summary("guard_argv");
 }

@@ -2,6 +2,7 @@
  * reason, and the acceptances next to them. No kernel involved. Built by
  * scripts/c-tests.sh. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "../core/policy_argv.h"
@@ -40,8 +41,75 @@ static const argv_case cases[] = {
 	{"a well-formed nonce", W(MAGIC, "--nonce", NONCE, "--network", "allow_all", "--"), NULL},
 	{"a second --cwd", W(MAGIC, "--network", "allow_all", "--cwd", "/a", "--cwd", "/b", "--"), "unknown or incomplete option"},
 	{"--pin short of its identity", W(MAGIC, "--network", "allow_all", "--pin", "cwd", "/a"), "unknown or incomplete option"},
-	{"every flag once", W(MAGIC, "--network", "block_all", "--subprocesses", "--landlock-only", "--canonical", "--pinned", "--"), NULL},
+	{"every flag once", W(MAGIC, "--network", "block_all", "--subprocesses", "--landlock-only", "--canonical", "--pinned", "--scrub-env", "--"), NULL},
+	{"a protected read", W(MAGIC, "--network", "allow_all", "--deny-read", "/h/.npmrc", "1:2", "--"), NULL},
+	{"a protected read that is not absolute", W(MAGIC, "--network", "allow_all", "--deny-read", "h/.npmrc", "1:2", "--"), "unknown or incomplete option"},
+	{"--deny-read short of its identity", W(MAGIC, "--network", "allow_all", "--deny-read", "/h/.npmrc"), "unknown or incomplete option"},
+	{"a kept variable", W(MAGIC, "--network", "allow_all", "--scrub-env", "--keep-env", "CI_TOKEN", "--"), NULL},
+	{"a kept name that is no variable's", W(MAGIC, "--network", "allow_all", "--keep-env", "A=B", "--"), "unknown or incomplete option"},
+	{"a kept name starting with a digit", W(MAGIC, "--network", "allow_all", "--keep-env", "1A", "--"), "unknown or incomplete option"},
 };
+
+/* The secret variables (secret_env.h): the list's names and suffixes
+ * matched, near misses not, the kept ones kept, the rest compacted. */
+static void secret_env(int *passed, int *failed)
+{
+	char e0[] = "GITHUB_TOKEN=a", e1[] = "PATH=/bin", e2[] = "npm_config__authToken=b",
+	     e3[] = "KEEP_TOKEN=c", e4[] = "SSH_AUTH_SOCK=/s", e5[] = "TOKEN=d", e6[] = "SSH_AUTH_SOCKET=e";
+	char *env[] = {e0, e1, e2, e3, e4, e5, e6, NULL};
+	const char *keep[] = {"KEEP_TOKEN"};
+	size_t gone = sandy_env_scrub(env, keep, 1);
+	const struct {
+		bool ok;
+		const char *what;
+	} checks[] = {
+		{sandy_env_secret("GITHUB_TOKEN=x") && sandy_env_secret("my_api_key") &&
+			 sandy_env_secret("AWS_SECRET_ACCESS_KEY=") && sandy_env_secret("SSH_AUTH_SOCK"),
+		 "secret_env: exact names and suffixes in either case match"},
+		{!sandy_env_secret("TOKEN=x") && !sandy_env_secret("SSH_AUTH_SOCKET=x") &&
+			 !sandy_env_secret("ssh_auth_sock=x") && !sandy_env_secret("PATH=/x_TOKEN"),
+		 "secret_env: a bare suffix, a longer or lower-case exact name, a value do not"},
+		{gone == 3 && env[0] == e1 && env[1] == e3 && env[2] == e5 && env[3] == e6 && env[4] == NULL,
+		 "secret_env: the scrub removes three, keeps the kept one and the others, in order"},
+		{sandy_env_name_valid("A_1") && sandy_env_name_valid("_x") && !sandy_env_name_valid("") &&
+			 !sandy_env_name_valid("1A") && !sandy_env_name_valid("A=B") && !sandy_env_name_valid("A-B"),
+		 "secret_env: a kept name is a variable's name"},
+	};
+
+	for (size_t i = 0; i < sizeof(checks) / sizeof(*checks); i++) {
+		printf("%s %s\n", checks[i].ok ? "ok  " : "FAIL", checks[i].what);
+		*(checks[i].ok ? passed : failed) += 1;
+	}
+}
+
+/* The words the encoder writes for the seam's protections read back. */
+static bool round_trip(void)
+{
+	sandy_launch l = {.deny_reads = {{"/h/.npmrc", "1:2"}}, .n_deny_reads = 1,
+			  .scrub_env = true, .keep_env = {"CI_TOKEN"}, .n_keep_env = 1};
+	sandy_launch back;
+	sandy_error err = {0};
+	size_t n = 0;
+	char **w;
+	bool ok;
+
+	sandy_policy_init(&l.policy, SANDY_NETWORK_ALLOW_ALL);
+	w = sandy_launch_to_argv(&l, &n);
+	if (w == NULL)
+		return false;
+	w = realloc(w, (n + 2) * sizeof(*w));
+	w[n] = strdup("--");
+	w[n + 1] = NULL;
+	ok = sandy_launch_from_argv((int)n + 1, w, &back, &err) == 0 &&
+	     back.n_deny_reads == 1 && strcmp(back.deny_reads[0].path, "/h/.npmrc") == 0 &&
+	     strcmp(back.deny_reads[0].id, "1:2") == 0 && back.scrub_env &&
+	     back.n_keep_env == 1 && strcmp(back.keep_env[0], "CI_TOKEN") == 0;
+	if (ok)
+		sandy_launch_free(&back);
+	sandy_argv_free(w);
+	sandy_policy_free(&l.policy);
+	return ok;
+}
 
 static int too_many_pins(void)
 {
@@ -94,6 +162,14 @@ int main(void)
 			printf("FAIL %s: rc %d, reason \"%s\"\n", k->name, rc,
 			       err.message);
 		}
+	}
+	secret_env(&passed, &failed);
+	if (round_trip()) {
+		passed++;
+		printf("ok   the seam's protections round-trip through the words\n");
+	} else {
+		failed++;
+		printf("FAIL the seam's protections round-trip through the words\n");
 	}
 	if (too_many_pins()) {
 		passed++;
