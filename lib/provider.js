@@ -245,22 +245,23 @@ function unheldNote (held) {
 // defaults and refused when the caller asked for them (a request a
 // backend cannot honour is never dropped silently).
 function protectedReads (name, shield) {
+  const held = protectionsOf(name)
+  const refuse = (what) => new SandboxUnavailableError(`the ${name} backend cannot keep ${what} out of reach`, { reasons: [`${name}: protections it cannot keep were asked for`] })
+  // (a preset the backend does not keep is not even looked for: what it
+  // would find could only refuse the call)
+  const unkept = shield.presets.find((p) => held[PRESET_KIND[p]] === null)
+  if (unkept !== undefined && shield.asked) throw refuse(`the ${unkept} preset`)
+  const presets = shield.presets.filter((p) => held[PRESET_KIND[p]] !== null)
   let found
   try {
-    found = protectedPaths(shield)
+    found = protectedPaths({ presets, denyRead: shield.denyRead })
   } catch (err) {
     if (!(err instanceof ProtectError)) throw err
     if (err.input) throw new RangeError(err.message)
     throw new SandboxUnavailableError(err.message, { reasons: [`${name}: ${err.message}`] })
   }
-  const held = protectionsOf(name)
-  const unheld = (f) => (f.source === 'denyRead' ? (f.socket ? held.sockets : held.files) : held[PRESET_KIND[f.source]]) === null
-  const refused = found.find((f) => unheld(f) && (shield.asked || f.source === 'denyRead'))
-  if (refused !== undefined) {
-    const what = refused.source === 'denyRead' ? 'a socket options.denyRead names' : `the ${refused.source} preset`
-    throw new SandboxUnavailableError(`the ${name} backend cannot keep ${what} out of reach`, { reasons: [`${name}: protections it cannot keep were asked for`] })
-  }
-  return found.filter((f) => !unheld(f))
+  if (found.some((f) => f.source === 'denyRead' && (f.socket ? held.sockets : held.files) === null)) throw refuse('a socket options.denyRead names')
+  return found
 }
 
 // As the launcher and the guard take them: [path, "dev:ino"].

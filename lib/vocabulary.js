@@ -48,7 +48,8 @@ const POLICY_DOCUMENT_ERROR_KINDS = Object.freeze(['TooLarge', 'Parse', 'Unsuppo
 const SCHEMA_VERSION = 1
 
 // The environment variables that name secrets, which the launcher removes
-// in the seam's modes: an exact name, or a suffix matched in either case.
+// in the seam's modes: an exact name, a prefix, or a suffix matched in
+// either case (or the whole name without its leading '_').
 const SECRET_ENV = Object.freeze([
   Object.freeze({ match: 'exact', name: 'SSH_AUTH_SOCK', why: 'the SSH agent signs with the user\'s keys' }),
   Object.freeze({ match: 'exact', name: 'GPG_AGENT_INFO', why: 'the GPG agent decrypts and signs' }),
@@ -56,9 +57,17 @@ const SECRET_ENV = Object.freeze([
   Object.freeze({ match: 'exact', name: 'AWS_ACCESS_KEY_ID', why: 'one half of an AWS key pair' }),
   Object.freeze({ match: 'exact', name: 'AWS_SECRET_ACCESS_KEY', why: 'the other half' }),
   Object.freeze({ match: 'exact', name: 'DOCKER_AUTH_CONFIG', why: 'container registries\' credentials' }),
+  Object.freeze({ match: 'exact', name: 'PGPASSWORD', why: 'PostgreSQL\'s password' }),
+  Object.freeze({ match: 'exact', name: 'MYSQL_PWD', why: 'MySQL\'s password' }),
+  Object.freeze({ match: 'exact', name: 'BW_SESSION', why: 'an unlocked Bitwarden vault' }),
+  Object.freeze({ match: 'exact', name: 'TMUX', why: 'the tmux server: runs commands outside the sandbox' }),
+  Object.freeze({ match: 'prefix', name: 'TF_TOKEN_', why: 'Terraform\'s tokens per host' }),
   Object.freeze({ match: 'suffix', name: '_TOKEN', why: 'GITHUB_TOKEN, GH_TOKEN, NPM_TOKEN, ..._TOKEN' }),
   Object.freeze({ match: 'suffix', name: '_AUTHTOKEN', why: 'npm\'s _authToken' }),
+  Object.freeze({ match: 'suffix', name: '_ACCESSTOKEN', why: 'CI systems\' access tokens' }),
   Object.freeze({ match: 'suffix', name: '_AUTH', why: 'npm\'s _auth, basic-auth pairs' }),
+  Object.freeze({ match: 'suffix', name: '_PAT', why: 'personal access tokens' }),
+  Object.freeze({ match: 'suffix', name: '_JWT', why: 'CI systems\' identity tokens' }),
   Object.freeze({ match: 'suffix', name: '_SECRET', why: 'client and signing secrets' }),
   Object.freeze({ match: 'suffix', name: '_SECRET_KEY', why: 'secret keys' }),
   Object.freeze({ match: 'suffix', name: '_PRIVATE_KEY', why: 'private keys' }),
@@ -67,7 +76,9 @@ const SECRET_ENV = Object.freeze([
   Object.freeze({ match: 'suffix', name: '_APIKEY', why: 'API keys' }),
   Object.freeze({ match: 'suffix', name: '_PASSWORD', why: 'passwords' }),
   Object.freeze({ match: 'suffix', name: '_PASSWD', why: 'passwords' }),
-  Object.freeze({ match: 'suffix', name: '_CREDENTIALS', why: 'credentials' })
+  Object.freeze({ match: 'suffix', name: '_PASSPHRASE', why: 'passphrases' }),
+  Object.freeze({ match: 'suffix', name: '_CREDENTIALS', why: 'credentials' }),
+  Object.freeze({ match: 'suffix', name: '_CONNECTION_STRING', why: 'connection strings with their keys' })
 ])
 
 // The launcher's protocol: its file name, its one fatal line, its exit

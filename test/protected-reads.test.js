@@ -29,10 +29,11 @@ fs.chmodSync(OP, 0o755)
 
 // What each preset protects in the fake home, and the neighbours that
 // must stay readable.
-const DENIED = ['.ssh/id_ed25519', '.aws/credentials', '.config/gh/hosts.yml', '.kube/config', '.docker/config.json',
-  '.netrc', '.git-credentials', '.npmrc', '.pypirc', '.cargo/credentials.toml', '.gnupg/private-keys-v1.d/k.key']
-const READABLE = ['.ssh/known_hosts', '.ssh/config', '.config/gh/config.yml']
-const SECRETS = { GITHUB_TOKEN: 'gh-secret', AWS_SECRET_ACCESS_KEY: 'aws-secret', npm_config__authToken: 'npm-secret', MY_API_KEY: 'api-secret', KEEP_TOKEN: 'kept' }
+const DENIED = ['.ssh/id_ed25519', '.ssh/github_deploy', '.aws/credentials', '.config/gh/hosts.yml', '.kube/config', '.docker/config.json',
+  '.netrc', '.git-credentials', '.npmrc', '.pypirc', '.cargo/credentials.toml', '.gnupg/private-keys-v1.d/k.key',
+  '.pgpass', '.vault-token', '.config/containers/auth.json', 'moved/kubeconfig']
+const READABLE = ['.ssh/known_hosts', '.ssh/config', '.ssh/id_ed25519.pub', '.config/gh/config.yml']
+const SECRETS = { GITHUB_TOKEN: 'gh-secret', AWS_SECRET_ACCESS_KEY: 'aws-secret', npm_config__authToken: 'npm-secret', MY_API_KEY: 'api-secret', PGPASSWORD: 'pg', TOKEN: 'bare', KEEP_TOKEN: 'kept' }
 
 let serial = 0
 function chownAll (p, user) {
@@ -54,6 +55,7 @@ async function world (t, user) {
   fs.writeFileSync(path.join(home, '.ssh/config'), '# content of .ssh/config\nHost sandy-test-host\n  HostName example.invalid\n  Port 2222\n')
   fs.writeFileSync(path.join(home, '.ssh/known_hosts'), '[127.0.0.1]:2222 ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIGsCqSOWyjf5yUGi/Hp4zx0Ac+2/fh3XJ63ddg4SUQHF\n')
   fs.mkdirSync(path.join(runtime, 'gnupg'), { recursive: true })
+  fs.mkdirSync(path.join(runtime, `tmux-${user.uid}`), { recursive: true })
   fs.mkdirSync(ws, { recursive: true })
   fs.symlinkSync(path.join(home, '.ssh/id_ed25519'), path.join(ws, 'key-link'))
   chownAll(top, user)
@@ -62,10 +64,15 @@ async function world (t, user) {
     bus: path.join(runtime, 'bus'),
     gpg: path.join(runtime, 'gnupg', 'S.gpg-agent'),
     agent: path.join(home, 'agent.sock'),
-    docker: path.join(top, 'docker.sock')
+    docker: path.join(top, 'docker.sock'),
+    // (no preset names these two: every socket of the runtime directory,
+    // and SSH's multiplexing sockets, are protected)
+    tmux: path.join(runtime, `tmux-${user.uid}`, 'default'),
+    master: path.join(home, '.ssh', 'cm-git@example'),
+    other: path.join(runtime, 'some-agent')
   }
   const servers = await Promise.all(Object.values(sockets).map((p) => new Promise((resolve) => {
-    const s = net.createServer((c) => { c.on('error', () => {}); c.resume(); c.on('end', () => c.end()) }).listen(p, () => { fs.chmodSync(p, 0o777); resolve(s) })
+    const s = net.createServer((c) => { c.on('error', () => {}); c.resume(); c.on('end', () => c.end()) }).listen(p, () => { fs.chmodSync(p, 0o777); fs.chownSync(p, user.uid, user.gid); resolve(s) })
   })))
   // (no client of theirs is left: every run was waited for)
   t.teardown(() => { for (const s of servers) s.close() })
@@ -74,7 +81,8 @@ async function world (t, user) {
     XDG_RUNTIME_DIR: runtime,
     SSH_AUTH_SOCK: sockets.agent,
     DBUS_SESSION_BUS_ADDRESS: `unix:path=${sockets.bus},guid=0123`,
-    DOCKER_HOST: `unix://${sockets.docker}`
+    DOCKER_HOST: `unix://${sockets.docker}`,
+    KUBECONFIG: `/nowhere:${path.join(home, 'moved/kubeconfig')}`
   }
   return { top, home, runtime, ws, sockets, env }
 }
@@ -195,7 +203,7 @@ for (const user of users()) {
       const runEnv = { PATH: '/usr/bin:/bin', ...w.env, ...env }
       const confined = await runAs(user, c.argv, { cwd: w.ws, env: runEnv })
       const unconfined = await runAs(user, sh(script), { cwd: w.ws, env: runEnv })
-      for (const n of ['GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'npm_config__authToken', 'MY_API_KEY', 'SSH_AUTH_SOCK', 'DBUS_SESSION_BUS_ADDRESS']) {
+      for (const n of ['GITHUB_TOKEN', 'AWS_SECRET_ACCESS_KEY', 'npm_config__authToken', 'MY_API_KEY', 'PGPASSWORD', 'TOKEN', 'SSH_AUTH_SOCK', 'DBUS_SESSION_BUS_ADDRESS']) {
         t.notMatch(lineOf(unconfined.stdout, n), /\[\]$/, `unconfined: ${n} is set`)
         t.match(lineOf(confined.stdout, n), /\[\]$/, `confined: ${n} is not`)
       }
@@ -233,6 +241,53 @@ for (const user of users()) {
       t.notOk(off.error, 'with no preset there is nothing to refuse')
     })
 
+    t.test(`a protected directory made unsearchable by an earlier run is covered whole, under ${backend} [${user.name}]`, async (t) => {
+      const w = await world(t, user)
+      // what a command of this uid can do at the Landlock-only level, or
+      // where its workspace holds the home: chmod its own directories
+      const ssh = path.join(w.home, '.ssh')
+      const aws = path.join(w.home, '.aws')
+      const script = `chmod 700 ${ssh} ${aws} 2>/dev/null; ${readScript([path.join(ssh, 'id_ed25519'), path.join(aws, 'credentials')])}`
+      const r0 = await runAs(user, sh(`chmod 0100 ${ssh} && chmod 000 ${aws}`), { cwd: w.ws, env: { PATH: '/usr/bin:/bin' } })
+      t.equal(r0.code, 0, 'the user makes both unsearchable')
+      const c = confineAs(user, w.env, { backend }, sh(script), { mode: 'workspace-write', workspaceRoot: w.ws })
+      t.notOk(c.error, c.error && c.error.message)
+      const confined = await runAs(user, c.argv, { cwd: w.ws, env: { PATH: '/usr/bin:/bin' } })
+      await runAs(user, sh(`chmod 0100 ${ssh} && chmod 000 ${aws}`), { cwd: w.ws, env: { PATH: '/usr/bin:/bin' } })
+      const unconfined = await runAs(user, sh(script), { cwd: w.ws, env: { PATH: '/usr/bin:/bin' } })
+      for (const f of [path.join(ssh, 'id_ed25519'), path.join(aws, 'credentials')]) {
+        t.match(lineOf(unconfined.stdout, f), /: ok content of/, `unconfined: the mode put back, ${path.basename(f)} is read`)
+        t.match(lineOf(confined.stdout, f), /: fail .*Permission denied/, `confined: ${path.basename(f)} is not`)
+      }
+    })
+
+    t.test(`the directories above a protected file in a writable workspace cannot be renamed, under ${backend} [${user.name}]`, async (t) => {
+      const w = await world(t, user)
+      const script = `cd ${w.home} && mv .ssh .moved 2>&1; if [ -d .moved ]; then mv .moved .ssh; echo moved; fi`
+      const c = confineAs(user, w.env, { backend }, sh(script), { mode: 'workspace-write', workspaceRoot: w.home })
+      t.notOk(c.error, c.error && c.error.message)
+      const confined = await runAs(user, c.argv, { cwd: w.home, env: { PATH: '/usr/bin:/bin' } })
+      const unconfined = await runAs(user, sh(script), { cwd: w.home, env: { PATH: '/usr/bin:/bin' } })
+      t.match(unconfined.stdout, /^moved$/m, 'unconfined: ~/.ssh is renamed (and put back)')
+      t.notMatch(confined.stdout, /^moved$/m, 'confined: it is not')
+      t.match(confined.stdout, /Device or resource busy|Permission denied|Operation not permitted/)
+      t.ok(fs.existsSync(path.join(w.home, '.ssh', 'id_ed25519')))
+    })
+
+    t.test(`a hard link to one of the user's sockets is refused at confine, under ${backend} [${user.name}]`, async (t) => {
+      const w = await world(t, user)
+      const link = path.join(w.ws, 'bus-link')
+      fs.linkSync(w.sockets.bus, link)
+      const c = confineAs(user, w.env, { backend, protect: ['host-sockets'] }, ['true'], { mode: 'workspace-write', workspaceRoot: w.ws })
+      if (backend === 'landlock') {
+        t.match(c.error && c.error.message, /cannot keep the host-sockets preset/, 'the Landlock-only level refuses host-sockets first')
+      } else {
+        t.match(c.error && c.error.message, /a protected socket \(host-sockets: .*\) has another hard link/, 'refused')
+      }
+      const bare = await runAs(user, sh(`${OP} unix ${link}`), { cwd: w.ws, env: { PATH: '/usr/bin:/bin' } })
+      t.equal(bare.stdout, 'ok\n', 'unconfined: the link reaches the socket')
+    })
+
     t.test(`denyRead covers a path the caller names, and --no-protect opens the presets, under ${backend} [${user.name}]`, async (t) => {
       const w = await world(t, user)
       const own = path.join(w.top, 'project-secret')
@@ -253,25 +308,51 @@ t.test('presets expand per home and runtime directory, with each entry\'s reason
   const w = path.join(base, 'expand')
   const home = path.join(w, 'home')
   fs.mkdirSync(path.join(home, '.ssh'), { recursive: true })
-  for (const f of ['id_rsa', 'id_rsa.pub', 'known_hosts', 'config']) fs.writeFileSync(path.join(home, '.ssh', f), f)
+  for (const f of ['id_rsa', 'id_rsa.pub', 'deploy.pem', 'known_hosts', 'config', 'authorized_keys']) fs.writeFileSync(path.join(home, '.ssh', f), f)
   fs.mkdirSync(path.join(w, 'run', 'gnupg'), { recursive: true })
-  fs.writeFileSync(path.join(w, 'run', 'gnupg', 'S.gpg-agent.ssh'), '')
-  fs.writeFileSync(path.join(w, 'run', 'wayland-0'), '')
+  const socks = ['gnupg/S.gpg-agent.ssh', 'wayland-0']
+  const servers = await Promise.all(socks.map((n) => new Promise((resolve) => { const s = net.createServer().listen(path.join(w, 'run', n), () => resolve(s)) })))
+  t.teardown(() => { for (const s of servers) s.close() })
+  fs.writeFileSync(path.join(w, 'run', 'wayland-0.lock'), '')
   const found = protectedPaths({ presets: ['credentials', 'host-sockets'], denyRead: [] }, { HOME: home, XDG_RUNTIME_DIR: path.join(w, 'run') })
   const names = found.map((f) => path.relative(w, f.path))
-  t.ok(names.includes('home/.ssh/id_rsa') && names.includes('home/.ssh/id_rsa.pub'), 'id_* matches every key file')
-  t.notOk(names.includes('home/.ssh/known_hosts') || names.includes('home/.ssh/config'), 'its neighbours are not protected')
+  t.ok(names.includes('home/.ssh/id_rsa') && names.includes('home/.ssh/deploy.pem'), 'every private key of ~/.ssh, whatever its name')
+  t.notOk(['known_hosts', 'config', 'authorized_keys', 'id_rsa.pub'].some((f) => names.includes(`home/.ssh/${f}`)), 'its neighbours and the public keys are not protected')
   t.ok(names.includes('run/gnupg/S.gpg-agent.ssh') && names.includes('run/wayland-0'), 'the runtime directory\'s sockets')
+  t.notOk(names.includes('run/wayland-0.lock'), 'and only its sockets')
   t.ok(found.every((f) => typeof f.why === 'string' && f.why.length > 0 && /^\d+:\d+$/.test(f.id)), 'each with its reason and object')
   t.same(protectedPaths({ presets: [], denyRead: [] }, { HOME: home }), [], 'no preset, nothing')
   t.throws(() => protectedPaths({ presets: [], denyRead: [path.join(w, 'missing')] }, {}), /options.denyRead\[0\] cannot be resolved/)
+  const BASES = ['home', 'config', 'data', 'cache', 'runtime', 'root', 'env']
   for (const [name, entries] of Object.entries(PRESETS)) {
-    t.ok(entries.every(([b, p, why]) => ['home', 'config', 'data', 'runtime', 'root', 'env'].includes(b) && p && why), `${name}: every entry has a base, a pattern and a reason`)
+    t.ok(entries.every(([b, p, why]) => (BASES.includes(b) || /^\$[A-Z_]+$/.test(b)) && typeof p === 'string' && why), `${name}: every entry has a base, a pattern and a reason`)
   }
   t.same(socketPaths('unix:path=/run/user/1/bus,guid=1;unix:abstract=x'), ['/run/user/1/bus'], 'a D-Bus address\'s path')
   t.same(socketPaths('unix:///var/run/docker.sock'), ['/var/run/docker.sock'], 'a Docker host\'s')
+  t.ok(socketPaths('/tmp/tmux-1/default,123,0').includes('/tmp/tmux-1/default'), 'tmux\'s')
   t.same(socketPaths('tcp://1.2.3.4:2375'), [], 'no socket path')
   t.ok(starMatch('S.gpg-agent*', 'S.gpg-agent.extra') && !starMatch('id_*', 'known_hosts') && starMatch('X*', 'X0'))
+})
+
+t.test('in a directory every user can write, what another uid planted is passed over', async (t) => {
+  const shared = path.join(base, 'shared')
+  const dir = path.join(shared, `tmux-${process.geteuid()}`)
+  fs.mkdirSync(dir, { recursive: true, mode: 0o1777 })
+  const servers = await Promise.all(['own', 'foreign'].map((n) => new Promise((resolve) => {
+    const s = net.createServer().listen(path.join(dir, n), () => resolve(s))
+  })))
+  t.teardown(() => { for (const s of servers) s.close() })
+  spawnSync('chown', ['12345', path.join(dir, 'foreign')])
+  fs.linkSync(path.join(dir, 'foreign'), path.join(dir, 'foreign-link'))
+  fs.symlinkSync(fs.realpathSync('/usr/bin/env'), path.join(dir, 'symlink'))
+  fs.writeFileSync(path.join(dir, 'plain'), 'x')
+  const found = protectedPaths({ presets: ['host-sockets'], denyRead: [] }, { TMUX_TMPDIR: shared })
+    .filter((f) => f.path.startsWith(dir)).map((f) => path.basename(f.path))
+  if (process.geteuid() === 0) {
+    t.same(found, ['own'], 'only this uid\'s own socket: no foreign one, no link, no symlink\'s target, no file')
+  } else {
+    t.same(found, ['own'])
+  }
 })
 
 t.test('the provider checks its protection options', async (t) => {

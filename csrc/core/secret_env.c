@@ -1,11 +1,10 @@
 #include "secret_env.h"
 
 #include <string.h>
-#include <strings.h>
 
 #include "vocabulary.h"
 
-typedef enum { MATCH_EXACT, MATCH_SUFFIX } match_kind;
+typedef enum { MATCH_EXACT, MATCH_PREFIX, MATCH_SUFFIX } match_kind;
 
 static const struct secret_name {
 	match_kind match;
@@ -15,6 +14,20 @@ static const struct secret_name {
 	SANDY_SECRET_ENV_MAP(SANDY_X)
 #undef SANDY_X
 };
+
+/* ASCII only, as names are: strncasecmp would follow the locale (and is
+ * not in every SDK the sources compile against). */
+static bool same_ignoring_case(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		char x = a[i] >= 'a' && a[i] <= 'z' ? (char)(a[i] - 'a' + 'A') : a[i];
+		char y = b[i] >= 'a' && b[i] <= 'z' ? (char)(b[i] - 'a' + 'A') : b[i];
+
+		if (x != y)
+			return false;
+	}
+	return true;
+}
 
 static size_t name_length(const char *entry)
 {
@@ -27,7 +40,11 @@ static bool matches(const struct secret_name *s, const char *name, size_t n)
 
 	if (s->match == MATCH_EXACT)
 		return n == len && strncmp(name, s->name, n) == 0;
-	return n > len && strncasecmp(name + n - len, s->name, len) == 0;
+	if (s->match == MATCH_PREFIX)
+		return n > len && strncmp(name, s->name, len) == 0;
+	/* the suffix, or the whole name without its leading '_' */
+	return (n > len && same_ignoring_case(name + n - len, s->name, len)) ||
+	       (n == len - 1 && same_ignoring_case(name, s->name + 1, n));
 }
 
 bool sandy_env_secret(const char *entry)

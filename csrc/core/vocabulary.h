@@ -119,13 +119,15 @@
 	X("/dev", 1)
 
 /* The environment variables that name secrets: X(MATCH, name, why).
- * EXACT is the whole name, as written; SUFFIX the name's end, in either
- * case (npm reads npm_config__authToken as well as NPM_CONFIG__AUTHTOKEN).
- * In the seam's modes the launcher removes every variable that matches
- * before the command starts, except those the caller keeps by name
- * (keepEnv, policy_argv.h's --keep-env): no environment the caller gives
- * the spawn later brings them back (core/secret_env.h). README.md's table
- * of them is this list. */
+ * EXACT is the whole name, as written; PREFIX the name's start, as
+ * written; SUFFIX the name's end, in either case (npm reads
+ * npm_config__authToken as well as NPM_CONFIG__AUTHTOKEN), or the whole
+ * name without the suffix's leading '_' (TOKEN, API_KEY). In the seam's
+ * modes the launcher removes every variable that matches before the
+ * command starts, except those the caller keeps by name (keepEnv,
+ * policy_argv.h's --keep-env): no environment the caller gives the spawn
+ * later brings them back (core/secret_env.h). README.md's list of them is
+ * this one. */
 #define SANDY_SECRET_ENV_MAP(X)                                              \
 	X(EXACT, "SSH_AUTH_SOCK", "the SSH agent signs with the user's keys") \
 	X(EXACT, "GPG_AGENT_INFO", "the GPG agent decrypts and signs")        \
@@ -134,9 +136,17 @@
 	X(EXACT, "AWS_ACCESS_KEY_ID", "one half of an AWS key pair")          \
 	X(EXACT, "AWS_SECRET_ACCESS_KEY", "the other half")                   \
 	X(EXACT, "DOCKER_AUTH_CONFIG", "container registries' credentials")   \
+	X(EXACT, "PGPASSWORD", "PostgreSQL's password")                       \
+	X(EXACT, "MYSQL_PWD", "MySQL's password")                             \
+	X(EXACT, "BW_SESSION", "an unlocked Bitwarden vault")                 \
+	X(EXACT, "TMUX", "the tmux server: runs commands outside the sandbox") \
+	X(PREFIX, "TF_TOKEN_", "Terraform's tokens per host")                  \
 	X(SUFFIX, "_TOKEN", "GITHUB_TOKEN, GH_TOKEN, NPM_TOKEN, ..._TOKEN")    \
 	X(SUFFIX, "_AUTHTOKEN", "npm's _authToken")                           \
+	X(SUFFIX, "_ACCESSTOKEN", "CI systems' access tokens")                \
 	X(SUFFIX, "_AUTH", "npm's _auth, basic-auth pairs")                   \
+	X(SUFFIX, "_PAT", "personal access tokens")                           \
+	X(SUFFIX, "_JWT", "CI systems' identity tokens")                      \
 	X(SUFFIX, "_SECRET", "client and signing secrets")                    \
 	X(SUFFIX, "_SECRET_KEY", "secret keys")                               \
 	X(SUFFIX, "_PRIVATE_KEY", "private keys")                             \
@@ -145,7 +155,9 @@
 	X(SUFFIX, "_APIKEY", "API keys")                                      \
 	X(SUFFIX, "_PASSWORD", "passwords")                                   \
 	X(SUFFIX, "_PASSWD", "passwords")                                     \
-	X(SUFFIX, "_CREDENTIALS", "credentials")
+	X(SUFFIX, "_PASSPHRASE", "passphrases")                               \
+	X(SUFFIX, "_CREDENTIALS", "credentials")                              \
+	X(SUFFIX, "_CONNECTION_STRING", "connection strings with their keys")
 
 /* SandboxError's kinds, in the seed's order (sandy_error_kind, error.h,
  * after SANDY_OK): X(ID, name). The launcher's fatal line carries the

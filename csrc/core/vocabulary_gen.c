@@ -187,13 +187,16 @@ static void secret_env(void)
 	int k = 0;
 
 	printf("\n// The environment variables that name secrets, which the launcher removes\n"
-	       "// in the seam's modes: an exact name, or a suffix matched in either case.\n"
+	       "// in the seam's modes: an exact name, a prefix, or a suffix matched in\n"
+	       "// either case (or the whole name without its leading '_').\n"
 	       "const SECRET_ENV = Object.freeze([\n");
 #define SANDY_X(match, name, why)                                            \
 	do {                                                                  \
 		int first = 1;                                                \
 		printf("  Object.freeze({ ");                                 \
-		pair(&first, "match", #match[0] == 'E' ? "exact" : "suffix"); \
+		pair(&first, "match", #match[0] == 'E'   ? "exact"           \
+				      : #match[0] == 'P' ? "prefix"          \
+							 : "suffix");        \
 		pair(&first, "name", name);                                   \
 		pair(&first, "why", why);                                     \
 		printf(" })%s\n", ++k < count ? "," : "");                   \

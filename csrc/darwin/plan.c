@@ -146,17 +146,11 @@ char *sandy_seatbelt_profile_for(const sandy_seatbelt_call *c)
 	return t.s;
 }
 
-/* A secret variable's case pattern (vocabulary.h): the name, or for a
- * suffix "*" and each letter as [Xx]. */
-static void env_pattern(text *t, bool suffix, const char *name)
+/* name with each letter as [Xx]. */
+static void any_case(text *t, const char *name)
 {
 	char one[5];
 
-	if (!suffix) {
-		put(t, name);
-		return;
-	}
-	put(t, "*");
 	for (; *name != '\0'; name++) {
 		char c = *name;
 
@@ -165,6 +159,24 @@ static void env_pattern(text *t, bool suffix, const char *name)
 		else
 			snprintf(one, sizeof(one), "%c", c);
 		put(t, one);
+	}
+}
+
+/* A secret variable's case patterns (vocabulary.h): the name; the prefix
+ * and "*"; for a suffix "*" and the suffix in any case, and the suffix
+ * without its '_' in any case. */
+static void env_pattern(text *t, sandy_secret_match match, const char *name)
+{
+	if (match == SANDY_SECRET_EXACT) {
+		put(t, name);
+	} else if (match == SANDY_SECRET_PREFIX) {
+		put(t, name);
+		put(t, "*");
+	} else {
+		put(t, "*");
+		any_case(t, name);
+		put(t, "|");
+		any_case(t, name + 1);
 	}
 }
 

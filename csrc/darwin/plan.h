@@ -37,8 +37,11 @@ typedef enum sandy_seatbelt_kind {
 } sandy_seatbelt_kind;
 
 /* Which secret-variable pattern a vocabulary.h entry is. */
-#define SANDY_SECRET_EXACT false
-#define SANDY_SECRET_SUFFIX true
+typedef enum sandy_secret_match {
+	SANDY_SECRET_EXACT,
+	SANDY_SECRET_PREFIX,
+	SANDY_SECRET_SUFFIX,
+} sandy_secret_match;
 
 /* One call: the mode; root and temp_dir, the canonical workspace root and
  * the call's temp directory, both used by workspace-write only (NULL

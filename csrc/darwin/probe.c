@@ -134,7 +134,10 @@ static const char *enforces(sandy_mode mode, const scratch *s)
 {
 	bool writes = mode == SANDY_MODE_WORKSPACE_WRITE;
 	size_t n = 0;
-	char **w = sandy_seatbelt_argv(mode, s->path[WS], s->path[TMP], &n);
+	const sandy_seatbelt_call call = {.mode = mode,
+					  .root = writes ? s->path[WS] : NULL,
+					  .temp_dir = writes ? s->path[TMP] : NULL};
+	char **w = sandy_seatbelt_argv(&call, &n);
 	const char *tail[] = {"/bin/sh",   "-c",	 SCRIPT,     "sh",
 			      s->path[WS], s->path[TMP], s->path[OUT]};
 	char **full = w == NULL ? NULL : calloc(n + 8, sizeof(*full));

@@ -35,9 +35,12 @@ int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
 
 /* Before the policy is resolved (linux/pins.c): each --deny-read the
  * launcher reaches, still the object confine saw, becomes a deny_subtree
- * of l's policy; one it cannot reach (ENOENT, EACCES) is out of the
- * command's reach too and is left out; one that names another object, or
- * cannot be opened for another reason, is PreparationFailed. */
+ * of l's policy; one it cannot reach (gone, or behind another uid's
+ * directory it may not search) is out of the command's reach too and is
+ * left out; one behind a directory of its own uid's that it may not search
+ * (a command of that uid could have made it so, and could undo it), one
+ * that names another object, or one that cannot be opened for another
+ * reason is PreparationFailed. */
 int sandy_add_deny_reads(sandy_launch *l, sandy_error *err);
 
 /* Before anything changes (linux/pins.c): each --pin still names the

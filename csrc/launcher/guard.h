@@ -38,6 +38,14 @@
 int sandy_guard_prepare(const sandy_writable_root *roots, size_t n_roots,
 			const char **protect, size_t *n, sandy_error *err);
 
+/* Before the namespace, with the host's ids (in a user namespace another
+ * uid's directory shows as the overflow uid, which may be this one): the
+ * protected reads this uid reaches and that are still the objects confine
+ * saw are kept in g, in order, those out of its reach dropped (the
+ * command's uid cannot reach them either); -1 with *err as
+ * sandy_deny_read_reached says (linux/linux.h). */
+int sandy_guard_reached_reads(sandy_guard_args *g, sandy_error *err);
+
 /* The runner's argv with --args and --seccomp and their descriptors
  * inserted last among bubblewrap's options (before its "--"); takes the
  * loader variables out of environ. NULL with *err when there is no "--",

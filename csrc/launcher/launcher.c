@@ -175,7 +175,8 @@ static void __attribute__((noreturn)) guard(int argc, char *argv[],
 		sandy_env_scrub(environ, g.keep_env, g.n_keep_env);
 	n_protect = g.n_protect;
 	memcpy(protect, g.protect, n_protect * sizeof(*protect));
-	if (sandy_guard_prepare(g.roots, g.n_roots, protect, &n_protect,
+	if (sandy_guard_reached_reads(&g, &err) != 0 ||
+	    sandy_guard_prepare(g.roots, g.n_roots, protect, &n_protect,
 				&err) != 0 ||
 	    (runner = sandy_guard_runner_argv(argv + g.runner, &err)) == NULL ||
 	    sandy_guard_enter(&g, protect, n_protect, &err) != 0 ||

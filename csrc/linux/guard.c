@@ -48,6 +48,23 @@ int sandy_guard_prepare(const sandy_writable_root *roots, size_t n_roots,
 	return 0;
 }
 
+int sandy_guard_reached_reads(sandy_guard_args *g, sandy_error *err)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < g->n_deny_reads; i++) {
+		int rc = sandy_deny_read_reached(g->deny_reads[i].path,
+						 g->deny_reads[i].id, i, err);
+
+		if (rc < 0)
+			return -1;
+		if (rc > 0)
+			g->deny_reads[kept++] = g->deny_reads[i];
+	}
+	g->n_deny_reads = kept;
+	return 0;
+}
+
 /* The seam's modes, the only ones bubblewrap serves: network allowed,
  * subprocesses allowed. */
 #define GUARD_FILTER FILTER_SUBPROCESSES

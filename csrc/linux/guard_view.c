@@ -29,7 +29,8 @@
  *     tmpfs. Then each protected directory beneath a root (the launcher
  *     copies) is made read-only in the innermost root holding it, the
  *     directories above it bound onto themselves so they cannot be
- *     renamed from inside; all walked by descriptor.
+ *     renamed from inside, as are those above each protected read inside
+ *     a root; all walked by descriptor.
  *  5. Each protected read (--deny-read), opened without following any
  *     symlink and checked to be the object confine saw, is covered by an
  *     empty read-only object of its kind (mount_view.c's deny objects).
@@ -223,12 +224,14 @@ static int place_of(const sandy_writable_root *r, int tmp, sandy_error *err)
 }
 
 /* One protected directory beneath a writable root (attached at ws):
- * the directories strictly between bound onto themselves, dir itself a
- * read-only clone; walked from ws one component at a time without
- * following symlinks, each step inside the mount just attached. A missing
- * one has nothing to protect. */
+ * the directories strictly between bound onto themselves, so none can be
+ * renamed from inside, and dir itself a read-only clone (with last_ro; a
+ * protected read's place is left to deny_reads, which covers it);
+ * walked from ws one component at a time without following symlinks,
+ * each step inside the mount just attached. A missing one has nothing to
+ * protect. */
 static int protect_one(int ws, const char *root, const char *dir,
-		       sandy_error *err)
+		       bool last_ro, sandy_error *err)
 {
 	char rest[SANDY_PATH_MAX_BYTES + 1];
 	size_t start = strcmp(root, "/") == 0 ? 0 : strlen(root);
@@ -236,7 +239,7 @@ static int protect_one(int ws, const char *root, const char *dir,
 	char *c, *next;
 
 	if (at < 0 || strlen(dir + start) > SANDY_PATH_MAX_BYTES)
-		return fail(err, "protecting a launcher copy", errno);
+		return fail(err, "protecting a path beneath a writable root", errno);
 	snprintf(rest, sizeof(rest), "%s", dir + start + 1);
 	for (c = rest; rc == 0 && c != NULL; c = next) {
 		int fd, tree;
@@ -244,6 +247,8 @@ static int protect_one(int ws, const char *root, const char *dir,
 		next = strchr(c, '/');
 		if (next != NULL)
 			*next++ = '\0';
+		if (next == NULL && !last_ro)
+			break;
 		fd = open_no_symlinks(at, c, O_DIRECTORY);
 		if (fd < 0) {
 			rc = errno == ENOENT ? 1 : -1;
@@ -259,7 +264,7 @@ static int protect_one(int ws, const char *root, const char *dir,
 		at = tree;
 	}
 	close(at);
-	return rc < 0 ? fail(err, "protecting a launcher copy", errno) : 0;
+	return rc < 0 ? fail(err, "protecting a path beneath a writable root", errno) : 0;
 }
 
 /* bubblewrap's own /dev, /proc and /tmp would hide such a root. */
@@ -300,10 +305,13 @@ static size_t holder(const sandy_writable_root *roots, size_t n,
 	return best;
 }
 
-/* Step 4. keep_ro[i]: root i stays read-only (step 1). */
+/* Step 4. keep_ro[i]: root i stays read-only (step 1); the directories
+ * above each protected read inside a root bound onto themselves, as
+ * above each launcher copy. */
 static int writable_roots(const sandy_writable_root *roots, size_t n,
 			  const bool *keep_ro, const char *const *protect,
-			  size_t n_protect, sandy_error *err)
+			  size_t n_protect, const sandy_writable_root *reads,
+			  size_t n_reads, sandy_error *err)
 {
 	int trees[SANDY_GUARD_ROOTS_MAX], tmp = -1, rc = -1;
 	size_t order[SANDY_GUARD_ROOTS_MAX], done = 0;
@@ -349,7 +357,14 @@ static int writable_roots(const sandy_writable_root *roots, size_t n,
 
 		if (i < n)
 			rc = protect_one(trees[i], roots[i].path, protect[k],
-					 err);
+					 true, err);
+	}
+	for (size_t k = 0; rc == 0 && k < n_reads; k++) {
+		size_t i = holder(roots, n, reads[k].path);
+
+		if (i < n)
+			rc = protect_one(trees[i], roots[i].path, reads[k].path,
+					 false, err);
 	}
 out:
 	for (size_t i = 0; i < done; i++)
@@ -362,10 +377,9 @@ out:
 /* Step 5. Each protected read as confine saw it, covered by an empty
  * read-only object of its kind, so nothing beneath bubblewrap reads it or
  * connects to it; last, so that one inside a writable root covers what
- * its clone shows. One the guard cannot reach (the private /tmp hides it,
- * it is gone, or a directory its uid may not search is on the way) is out
- * of the command's reach too and needs none; one replaced since confine
- * fails closed. */
+ * its clone shows. Those the guard's uid cannot reach were dropped before
+ * the namespace (sandy_guard_reached_reads); one the private /tmp hides
+ * (or that is gone since) needs none; one replaced fails closed. */
 static int deny_reads(const sandy_guard_args *g, sandy_error *err)
 {
 	int objs, rc = 0;
@@ -379,7 +393,7 @@ static int deny_reads(const sandy_guard_args *g, sandy_error *err)
 		int fd;
 
 		fd = open_as_seen(&g->deny_reads[i], 0, &st);
-		if (fd < 0 && (errno == ENOENT || errno == EACCES))
+		if (fd < 0 && errno == ENOENT)
 			continue;
 		if (fd < 0)
 			rc = sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
@@ -410,8 +424,9 @@ int sandy_guard_enter(const sandy_guard_args *g, const char *const *protect,
 	if (sandy_namespaces_enter_mounts(err) != 0 ||
 	    everything_read_only(err) != 0)
 		return -1;
-	if (g->n_roots > 0 && writable_roots(g->roots, g->n_roots, host_ro,
-					     protect, n_protect, err) != 0)
+	if (g->n_roots > 0 &&
+	    writable_roots(g->roots, g->n_roots, host_ro, protect, n_protect,
+			   g->deny_reads, g->n_deny_reads, err) != 0)
 		return -1;
 	return deny_reads(g, err);
 }

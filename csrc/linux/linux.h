@@ -33,6 +33,19 @@ int sandy_view_pin(const sandy_resolved *r, sandy_view *v, sandy_error *err);
 /* mount_view.c: a detached tmpfs (mode, size or NULL, MOUNT_ATTR_*), or -1
  * with errno. */
 int sandy_new_tmpfs(const char *mode, const char *size, unsigned int attr);
+/* pins.c: whether the directory that keeps path out of reach (the last
+ * prefix that opens, without symlinks: the search of it was refused) is
+ * this uid's own, which a command of the same uid could have made
+ * unsearchable and could undo. A path too long is taken as such. */
+bool sandy_blocked_by_own(const char *path);
+/* pins.c: protected read i (--deny-read PATH DEV:INO) as this uid finds it
+ * now, with the host's ids (before any namespace): 1 reached and the
+ * object confine saw; 0 out of reach (gone, or behind another uid's
+ * directory it may not search), so out of the command's too; -1 with
+ * *err when another object is there, its own uid's directory hides it,
+ * or it cannot be opened for another reason. */
+int sandy_deny_read_reached(const char *path, const char *id, size_t i,
+			    sandy_error *err);
 /* mount_view.c: the objects a deny is covered with, on a detached tmpfs
  * of their own (read-only, nosuid, nodev, noexec): an empty directory "d"
  * and an empty file "f", both mode 0, which no confined command opens

@@ -184,27 +184,63 @@ int sandy_check_pins(const sandy_launch *l, sandy_resolved *r,
 	return 0;
 }
 
+bool sandy_blocked_by_own(const char *path)
+{
+	char prefix[SANDY_PATH_MAX_BYTES + 1];
+	struct stat st;
+	bool own = false;
+	size_t len = strlen(path);
+
+	if (len > SANDY_PATH_MAX_BYTES)
+		return true;
+	for (size_t i = 1; i <= len; i++) {
+		int fd;
+
+		if (path[i] != '/' && path[i] != '\0')
+			continue;
+		memcpy(prefix, path, i);
+		prefix[i] = '\0';
+		fd = sandy_open_how(AT_FDCWD, prefix,
+				    O_PATH | O_NOFOLLOW | O_CLOEXEC,
+				    RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+		if (fd < 0)
+			break;
+		own = sandy_stat(fd, NULL, 0, &st) == 0 && st.st_uid == geteuid();
+		close(fd);
+	}
+	return own;
+}
+
+int sandy_deny_read_reached(const char *path, const char *id, size_t i,
+			    sandy_error *err)
+{
+	struct sandy_launch_pin p = {"", path, id};
+	sandy_identity now = {0};
+
+	if (pin_identity(&p, &now) != 0) {
+		if (errno == ENOENT ||
+		    (errno == EACCES && !sandy_blocked_by_own(path)))
+			return 0;
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "deny_reads[%zu]: cannot be opened (errno %d)",
+				  i, errno);
+	}
+	if (!same_id(&now, id))
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "deny_reads[%zu] changed since confine", i);
+	return 1;
+}
+
 int sandy_add_deny_reads(sandy_launch *l, sandy_error *err)
 {
 	for (size_t i = 0; i < l->n_deny_reads; i++) {
 		const struct sandy_launch_read *d = &l->deny_reads[i];
-		struct sandy_launch_pin p = {"", d->path, d->id};
-		sandy_identity now = {0};
+		int rc = sandy_deny_read_reached(d->path, d->id, i, err);
 
-		if (pin_identity(&p, &now) != 0) {
-			if (errno == ENOENT || errno == EACCES)
-				continue;
-			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-					  "deny_reads[%zu]: cannot be opened "
-					  "(errno %d)",
-					  i, errno);
-		}
-		if (!same_id(&now, d->id))
-			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-					  "deny_reads[%zu] changed since confine",
-					  i);
-		if (sandy_policy_deny_subtree(&l->policy, d->path,
-					      strlen(d->path)) != 0)
+		if (rc < 0)
+			return -1;
+		if (rc > 0 && sandy_policy_deny_subtree(&l->policy, d->path,
+							strlen(d->path)) != 0)
 			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 					  "deny_reads[%zu]: out of memory", i);
 	}
