@@ -26,8 +26,8 @@ const { own } = require('./own')
 // options:
 //   sockets  only the sockets among what the pattern names, each looked at
 //            itself (lstat: a symlink planted there names nothing)
-//   mine     only what this uid owns (in directories every user can write,
-//            where anyone could plant names to be protected)
+//   mine     only what this uid or root owns (in directories every user can
+//            write, where anyone else could plant names to be protected)
 //   except   names (of the last component) the pattern leaves readable
 // A file is named rather than its directory where tools need its
 // neighbours: ~/.ssh's keys but not known_hosts or config, gh's hosts.yml
@@ -37,6 +37,7 @@ const entry = (base, pattern, why, options = {}) => Object.freeze([base, pattern
 const PRESETS = Object.freeze({
   credentials: Object.freeze([
     entry('home', '.ssh/*', 'SSH private keys (known_hosts, config and the public keys stay readable)', { except: SSH_READABLE, suffixExcept: '.pub', files: true }),
+    entry('home', '.ssh/*/*', 'SSH private keys kept in a directory of ~/.ssh', { except: SSH_READABLE, suffixExcept: '.pub', files: true }),
     entry('home', '.gnupg/private-keys-v1.d', "GnuPG's private keys"),
     entry('$GNUPGHOME', 'private-keys-v1.d', "GnuPG's private keys (where $GNUPGHOME puts them)"),
     entry('home', '.gnupg/secring.gpg', "GnuPG 1's secret keyring"),
@@ -92,7 +93,7 @@ const PRESETS = Object.freeze({
     entry('$GNUPGHOME', 'S.*', 'the GPG agent (where $GNUPGHOME puts it)', { sockets: true }),
     entry('home', '.ssh/*', "SSH's multiplexing sockets: an open connection to a remote host", { sockets: true }),
     entry('home', '.ssh/*/*', "SSH's multiplexing sockets in a directory of their own", { sockets: true }),
-    entry('root', '/tmp/.X11-unix/X*', 'the X server: reads and types into every window', { sockets: true }),
+    entry('root', '/tmp/.X11-unix/X*', 'the X server: reads and types into every window', { sockets: true, mine: true }),
     entry('root', '/tmp/ssh-*/agent.*', "SSH agents: sign with the user's keys", { sockets: true, mine: true }),
     entry('root', '/tmp/tmux-*/*', 'tmux servers: run commands outside any sandbox', { sockets: true, mine: true }),
     entry('$TMUX_TMPDIR', 'tmux-*/*', 'tmux servers (where $TMUX_TMPDIR puts them)', { sockets: true, mine: true }),
@@ -128,7 +129,7 @@ function absolute (v) {
 }
 
 const unique = (list) => [...new Set(list.filter((v) => v !== null))]
-const uid = () => (process.geteuid ? process.geteuid() : -1)
+const uid = () => process.geteuid()
 
 function homes (env) {
   let passwd = null
@@ -147,7 +148,7 @@ function bases (env) {
     config: xdg('XDG_CONFIG_HOME', '.config'),
     data: xdg('XDG_DATA_HOME', path.join('.local', 'share')),
     cache: xdg('XDG_CACHE_HOME', '.cache'),
-    runtime: unique([absolute(own(env, 'XDG_RUNTIME_DIR')), uid() < 0 ? null : `/run/user/${uid()}`]),
+    runtime: unique([absolute(own(env, 'XDG_RUNTIME_DIR')), `/run/user/${uid()}`]),
     root: ['/']
   }
 }
@@ -199,8 +200,10 @@ function listing (d) {
     const got = { key, names: fs.readdirSync(d) }
     listings.set(d, got)
     return got
-  } catch {
-    return st === undefined ? { names: [] } : { names: [], blocked: d }
+  } catch (err) {
+    // (a directory of its own in the way, or itself unlistable: which
+    // uid's it is is decided where it is protected)
+    return err.code === 'EACCES' ? { names: [], blocked: d } : { names: [] }
   }
 }
 
@@ -233,57 +236,72 @@ function entryPaths ([base, pattern], b, env) {
 
 function objectOf (canonical, st) {
   const kind = st.isSocket() ? 'socket' : st.isDirectory() ? 'directory' : 'file'
-  return { path: canonical, id: `${st.dev}:${st.ino}`, kind, socket: st.isSocket(), dir: st.isDirectory(), uid: Number(st.uid), links: extraLinks(canonical, st) }
+  return { path: canonical, id: `${st.dev}:${st.ino}`, kind, socket: st.isSocket(), dir: st.isDirectory(), uid: Number(st.uid), nlink: Number(st.nlink), links: extraLinks(canonical, st) }
 }
 
 // The object at p (followed through symlinks), or, with itself, p's own
-// object (a symlink names nothing then); null when there is none to
-// protect: missing, or behind a directory this uid cannot search and
-// cannot change (another uid's: the kernel keeps the command out too).
-// { blocked } when a directory this uid owns is in the way: a command of
-// the same uid could have made it unsearchable, and could undo that.
+// object at its canonical place (its directory's real path: the launcher
+// opens it without following any link; a symlink names nothing then);
+// null when there is none to protect: missing, or behind a directory this
+// uid cannot search and cannot change (another uid's: the kernel keeps
+// the command out too). { blocked } when a directory this uid owns is in
+// the way: a command of the same uid could have made it unsearchable, and
+// could undo that.
 function objectAt (p, itself = false) {
-  let canonical, st
   try {
     // (most are missing: asked without an exception first)
     const l = fs.lstatSync(p, { bigint: true, throwIfNoEntry: false })
     if (l === undefined) return null
-    if (itself) return l.isSymbolicLink() ? null : objectOf(p, l)
-    canonical = fs.realpathSync.native(p)
-    st = fs.statSync(canonical, { bigint: true })
+    if (itself) return l.isSymbolicLink() ? null : objectOf(path.join(fs.realpathSync.native(path.dirname(p)), path.basename(p)), l)
+    const canonical = fs.realpathSync.native(p)
+    return objectOf(canonical, fs.statSync(canonical, { bigint: true }))
   } catch (err) {
     return err.code === 'EACCES' ? blockedOn(p) : null
   }
-  return objectOf(canonical, st)
 }
 
-// The directory of this uid's that keeps p out of reach, as { blocked },
-// or null when none of its own does.
+// The directory that keeps p out of reach, found by resolving p one
+// component at a time (following each symlink: a dotfile manager's
+// ~/.ssh -> dotfiles/ssh), as { blocked: its canonical path } when this
+// uid owns it, null when another uid does (or p is missing).
 function blockedOn (p) {
-  for (let d = path.dirname(p), prev = null; d !== prev; prev = d, d = path.dirname(d)) {
+  const parts = p.split('/').filter((c) => c !== '')
+  let cur = '/'
+  for (let hops = 0; parts.length > 0;) {
+    const next = path.join(cur, parts.shift())
     let st
     try {
-      st = fs.lstatSync(d, { bigint: true, throwIfNoEntry: false })
+      st = fs.lstatSync(next, { bigint: true, throwIfNoEntry: false })
     } catch {
-      continue // (itself behind the one that blocks)
+      return ownBlocker(cur) // (cur cannot be searched)
     }
-    if (st === undefined || !st.isDirectory()) continue
-    try {
-      fs.accessSync(d, fs.constants.X_OK)
-    } catch {
-      return Number(st.uid) === uid() ? { blocked: d } : null
+    /* c8 ignore next: gone since the look that met EACCES */
+    if (st === undefined) return null
+    if (st.isSymbolicLink()) {
+      /* c8 ignore next: a loop of links */
+      if (++hops > 40) return null
+      const target = fs.readlinkSync(next)
+      parts.unshift(...target.split('/').filter((c) => c !== ''))
+      if (path.isAbsolute(target)) cur = '/'
+      continue
     }
+    cur = next
   }
-  /* c8 ignore next: EACCES with every directory above searchable */
-  return null
+  /* c8 ignore next: EACCES with every directory on the way searchable */
+  return ownBlocker(cur)
 }
 
-// Whether the object, or a file directly inside a protected directory,
-// has a name other than this one: a hard link elsewhere reads the same
-// data (or reaches the same socket), and no cover over this name reaches
-// it.
+const ownBlocker = (d) => {
+  const st = fs.lstatSync(d, { bigint: true })
+  return Number(st.uid) === uid() ? { blocked: d } : null
+}
+
+// Whether a file (or socket) directly inside a protected directory has a
+// name other than its own: a hard link elsewhere reads the same data, and
+// no cover over the directory reaches it. (An object's own links are
+// looked at in protectedPaths.)
 function extraLinks (p, st) {
-  if (!st.isDirectory()) return st.nlink > 1n
+  if (!st.isDirectory()) return false
   try {
     return fs.readdirSync(p, { withFileTypes: true }).some((e) => (e.isFile() || e.isSocket()) && fs.lstatSync(path.join(p, e.name), { bigint: true }).nlink > 1n)
   /* c8 ignore next 3: a protected directory this uid cannot list */
@@ -296,7 +314,7 @@ function extraLinks (p, st) {
 function fits (o, p, options) {
   if (options.sockets && !o.socket) return false
   if (options.files && (o.socket || o.dir)) return false
-  if (options.mine && o.uid !== uid()) return false
+  if (options.mine && o.uid !== uid() && o.uid !== 0) return false
   const name = path.basename(p)
   if (options.except && options.except.includes(name)) return false
   if (options.suffixExcept && name.endsWith(options.suffixExcept)) return false
@@ -316,12 +334,17 @@ function protectedPaths ({ presets, denyRead }, env = process.env) {
   const b = bases(env)
   const out = new Map()
   const add = (o, source, why) => {
-    if (o.links && (o.uid === uid() || !o.socket)) throw new ProtectError(`a protected ${o.kind} (${source === 'denyRead' ? why : `${source}: ${why}`}) has another hard link, which no cover over its name reaches; remove that link, or leave it unprotected`)
-    if (!out.has(o.path)) out.set(o.path, { path: o.path, id: o.id, kind: o.kind, socket: o.socket, source, why })
+    if (!out.has(o.path)) out.set(o.path, { path: o.path, id: o.id, kind: o.kind, socket: o.socket, source, why, o })
   }
   const addBlocked = (d, source, why) => {
-    const o = objectAt(d, true)
-    if (o !== null && o.uid === uid()) add(o, source, `${why}, behind a directory it cannot search`)
+    let o
+    try {
+      o = objectAt(fs.realpathSync.native(d))
+    } catch {
+      o = blockedOn(path.join(d, '.'))
+      o = o && objectAt(o.blocked)
+    }
+    if (o && !o.blocked && o.uid === uid()) add(o, source, `${why}, behind a directory it cannot search`)
   }
   denyRead.forEach((p, i) => {
     const o = objectAt(p)
@@ -341,8 +364,16 @@ function protectedPaths ({ presets, denyRead }, env = process.env) {
       }
     }
   }
+  // A name no cover might reach: a second link of the object (the
+  // launcher refuses to deny a file with one, even when both names are
+  // protected: resolve.c), or, for a directory, of a file inside it.
+  // (Another uid's socket is that uid's business: it made the links.)
+  for (const { o, source, why } of out.values()) {
+    const more = o.dir ? o.links : o.nlink > 1
+    if (more && (o.uid === uid() || !o.socket)) throw new ProtectError(`a protected ${o.kind} (${source === 'denyRead' ? why : `${source}: ${why}`}) has another hard link, which no cover over its name reaches; remove that link, or leave it unprotected`)
+  }
   if (out.size > MAX_PROTECTED) throw new ProtectError(`more than ${MAX_PROTECTED} protected paths`)
-  return [...out.values()]
+  return [...out.values()].map(({ o, ...f }) => f)
 }
 
 module.exports = { PRESETS, PRESET_NAMES, DEFAULT_PRESETS, MAX_PROTECTED, ProtectError, protectedPaths, socketPaths, starMatch }

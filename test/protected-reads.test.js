@@ -29,7 +29,7 @@ fs.chmodSync(OP, 0o755)
 
 // What each preset protects in the fake home, and the neighbours that
 // must stay readable.
-const DENIED = ['.ssh/id_ed25519', '.ssh/github_deploy', '.aws/credentials', '.config/gh/hosts.yml', '.kube/config', '.docker/config.json',
+const DENIED = ['.ssh/id_ed25519', '.ssh/github_deploy', '.ssh/keys/work', '.aws/credentials', '.config/gh/hosts.yml', '.kube/config', '.docker/config.json',
   '.netrc', '.git-credentials', '.npmrc', '.pypirc', '.cargo/credentials.toml', '.gnupg/private-keys-v1.d/k.key',
   '.pgpass', '.vault-token', '.config/containers/auth.json', 'moved/kubeconfig']
 const READABLE = ['.ssh/known_hosts', '.ssh/config', '.ssh/id_ed25519.pub', '.config/gh/config.yml']
@@ -261,6 +261,47 @@ for (const user of users()) {
       }
     })
 
+    t.test(`a home of dotfile links under a linked, unlistable parent: covered, even made unsearchable, under ${backend} [${user.name}]`, async (t) => {
+      // /var/tmp/.../homes -> data (0711, root's: searchable, not listable),
+      // ~/.ssh -> dot/ssh, ~/.aws -> dot/aws, an SSH multiplexing socket
+      const top = path.join(base, `links${serial++}-${user.uid}`)
+      const data = path.join(top, 'data')
+      const real = path.join(data, 'u')
+      for (const d of ['dot/ssh', 'dot/aws', 'proj']) fs.mkdirSync(path.join(real, d), { recursive: true })
+      fs.writeFileSync(path.join(real, 'dot/ssh/id_ed25519'), 'content of the key\n')
+      fs.writeFileSync(path.join(real, 'dot/ssh/known_hosts'), 'hosts\n')
+      fs.writeFileSync(path.join(real, 'dot/aws/credentials'), 'content of aws\n')
+      fs.symlinkSync('dot/ssh', path.join(real, '.ssh'))
+      fs.symlinkSync('dot/aws', path.join(real, '.aws'))
+      fs.symlinkSync('data', path.join(top, 'homes'))
+      chownAll(real, user)
+      fs.chmodSync(top, 0o755)
+      fs.chmodSync(data, 0o711)
+      const master = path.join(real, 'dot/ssh/cm-host')
+      const server = await new Promise((resolve) => { const s = net.createServer((c) => { c.on('error', () => {}); c.resume(); c.on('end', () => c.end()) }).listen(master, () => { fs.chownSync(master, user.uid, user.gid); resolve(s) }) })
+      t.teardown(() => server.close())
+      const home = path.join(top, 'homes', 'u')
+      const ws = path.join(home, 'proj')
+      const env = { HOME: home, XDG_RUNTIME_DIR: path.join(top, 'no-runtime') }
+      const lock = `chmod 0100 ${home}/.ssh/ && chmod 000 ${home}/dot/aws`
+      const script = `chmod 700 ${home}/.ssh/ ${home}/dot/aws 2>/dev/null; ${readScript([`${home}/.ssh/id_ed25519`, `${home}/.aws/credentials`])}\necho "master: $(${OP} unix ${home}/.ssh/cm-host)"`
+      for (const locked of [false, true]) {
+        if (locked) t.equal((await runAs(user, sh(lock), { cwd: '/', env: { PATH: '/usr/bin:/bin' } })).code, 0, 'the user makes both unsearchable, through their links')
+        const c = confineAs(user, env, { backend }, sh(script), { mode: 'workspace-write', workspaceRoot: ws })
+        t.notOk(c.error, c.error && c.error.message)
+        const confined = await runAs(user, c.argv, { cwd: ws, env: { PATH: '/usr/bin:/bin' } })
+        if (locked) await runAs(user, sh(lock), { cwd: '/', env: { PATH: '/usr/bin:/bin' } })
+        const unconfined = await runAs(user, sh(script), { cwd: ws, env: { PATH: '/usr/bin:/bin' } })
+        const what = locked ? 'made unsearchable' : 'as they are'
+        for (const f of [`${home}/.ssh/id_ed25519`, `${home}/.aws/credentials`]) {
+          t.match(lineOf(unconfined.stdout, f), /: ok content of/, `unconfined, ${what}: ${path.basename(f)} is read`)
+          t.match(lineOf(confined.stdout, f), /: fail .*Permission denied/, `confined, ${what}: it is not`)
+        }
+        t.match(lineOf(unconfined.stdout, 'master'), /: ok$/, `unconfined, ${what}: the multiplexing socket answers`)
+        t.match(lineOf(confined.stdout, 'master'), backend === 'landlock' ? /: ok$/ : /: fail connect EACCES$/, `confined, ${what}: ${backend === 'landlock' ? 'it does at the Landlock-only level, as its note says' : 'it does not'}`)
+      }
+    })
+
     t.test(`the directories above a protected file in a writable workspace cannot be renamed, under ${backend} [${user.name}]`, async (t) => {
       const w = await world(t, user)
       const script = `cd ${w.home} && mv .ssh .moved 2>&1; if [ -d .moved ]; then mv .moved .ssh; echo moved; fi`
@@ -331,7 +372,7 @@ t.test('presets expand per home and runtime directory, with each entry\'s reason
   t.same(socketPaths('unix:///var/run/docker.sock'), ['/var/run/docker.sock'], 'a Docker host\'s')
   t.ok(socketPaths('/tmp/tmux-1/default,123,0').includes('/tmp/tmux-1/default'), 'tmux\'s')
   t.same(socketPaths('tcp://1.2.3.4:2375'), [], 'no socket path')
-  t.ok(starMatch('S.gpg-agent*', 'S.gpg-agent.extra') && !starMatch('id_*', 'known_hosts') && starMatch('X*', 'X0'))
+  t.ok(starMatch('S.gpg-agent*', 'S.gpg-agent.extra') && !starMatch('id_*', 'known_hosts') && starMatch('X*', 'X0') && starMatch('bus', 'bus') && !starMatch('bus', 'bus2'))
 })
 
 t.test('in a directory every user can write, what another uid planted is passed over', async (t) => {
@@ -353,6 +394,62 @@ t.test('in a directory every user can write, what another uid planted is passed 
   } else {
     t.same(found, ['own'])
   }
+})
+
+// The same rules in this process (which coverage measures), as uid 65534
+// when this process is root: only another uid meets EACCES.
+t.test('blocked directories, links and variable places, in this process', async (t) => {
+  const nobody = process.geteuid() === 0 ? 65534 : process.geteuid()
+  const as = (f) => {
+    if (process.geteuid() !== 0) return f()
+    process.setegid(nobody)
+    process.seteuid(nobody)
+    try {
+      return f()
+    } finally {
+      process.seteuid(0)
+      process.setegid(0)
+    }
+  }
+  const top = path.join(base, 'inproc')
+  const home = path.join(top, 'home')
+  const mk = (rel, body) => { fs.mkdirSync(path.dirname(path.join(home, rel)), { recursive: true }); fs.writeFileSync(path.join(home, rel), body) }
+  mk('dot/ssh/id_rsa', 'k'); mk('dot/ssh/known_hosts', 'h'); mk('.aws/credentials', 'a'); mk('kube/conf', 'c')
+  mk('gnupg/private-keys-v1.d/one.key', 'g')
+  fs.symlinkSync(path.join(home, 'dot/ssh'), path.join(home, '.ssh'))
+  fs.symlinkSync('loop', path.join(home, 'loop'))
+  spawnSync('chown', ['-R', `${nobody}:${nobody}`, top])
+  // (a runtime directory under a file: a place that cannot be listed, nothing more)
+  const env = { HOME: home, KUBECONFIG: `relative:${path.join(home, 'kube/conf')}`, GNUPGHOME: path.join(home, 'gnupg'), XDG_RUNTIME_DIR: path.join(home, 'kube/conf', 'run') }
+  const names = (found) => found.map((f) => path.relative(home, f.path)).sort()
+  const all = () => protectedPaths({ presets: ['credentials', 'host-sockets'], denyRead: [] }, env)
+  t.same(as(() => names(all())), ['.aws/credentials', 'dot/ssh/id_rsa', 'gnupg/private-keys-v1.d', 'kube/conf'],
+    'the keys through a link, $KUBECONFIG\'s absolute entries, $GNUPGHOME\'s keys')
+  // a run of this uid makes them unsearchable: each is protected whole
+  fs.chmodSync(path.join(home, 'dot/ssh'), 0o100)
+  fs.chmodSync(path.join(home, '.aws'), 0o000)
+  t.same(as(() => names(all())), ['.aws', 'dot/ssh', 'gnupg/private-keys-v1.d', 'kube/conf'], 'made unsearchable, each directory is protected whole, at its real place')
+  fs.chmodSync(path.join(home, 'dot'), 0o000)
+  t.same(as(() => names(all())), ['.aws', 'dot', 'gnupg/private-keys-v1.d', 'kube/conf'], 'and so is the directory above, found through the link')
+  if (process.geteuid() === 0) {
+    // another uid's directory in the way: the kernel keeps the command out
+    spawnSync('chown', ['0:0', path.join(home, 'dot')])
+    t.same(as(() => names(all())), ['.aws', 'gnupg/private-keys-v1.d', 'kube/conf'], 'another uid\'s unsearchable directory is left alone')
+  }
+  for (const d of ['dot', 'dot/ssh', '.aws']) fs.chmodSync(path.join(home, d), 0o700)
+  spawnSync('chown', ['-R', `${nobody}:${nobody}`, top])
+  // a second name of a protected file, or of a file in a protected directory
+  fs.linkSync(path.join(home, 'gnupg/private-keys-v1.d/one.key'), path.join(home, 'one-link'))
+  t.throws(() => as(all), /a protected directory \(credentials: GnuPG's private keys \(where \$GNUPGHOME puts them\)\) has another hard link/)
+  fs.unlinkSync(path.join(home, 'one-link'))
+  fs.linkSync(path.join(home, '.aws/credentials'), path.join(home, 'aws-link'))
+  t.throws(() => as(all), /a protected file \(credentials: the AWS CLI's access keys\) has another hard link/)
+  t.throws(() => protectedPaths({ presets: [], denyRead: [path.join(home, 'aws-link')] }, {}), /a protected file \(options.denyRead\[0\]\) has another hard link/)
+  fs.unlinkSync(path.join(home, 'aws-link'))
+  t.throws(() => protectedPaths({ presets: [], denyRead: [path.join(home, 'loop')] }, {}), /options.denyRead\[0\] cannot be resolved/, 'a loop of links')
+  // more than the launcher takes
+  const many = Array.from({ length: 130 }, (_, i) => { const f = path.join(top, `m${i}`); fs.writeFileSync(f, ''); return f })
+  t.throws(() => protectedPaths({ presets: [], denyRead: many }, {}), /more than 128 protected paths/)
 })
 
 t.test('the provider checks its protection options', async (t) => {

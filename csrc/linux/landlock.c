@@ -34,6 +34,8 @@
  *   directories means the denied object and its ancestors cannot be
  *   removed, renamed or replaced. Entries created in them after this call
  *   are not covered by any rule and so are inaccessible (fails closed).
+ *   A directory on the way that may be searched but not listed (a shared
+ *   /home at 0711) gives rules to its entries on the way to a deny only.
  *   A deny above or at a grant drops the grant. Deny beats grant whatever
  *   the builder order, because expansion looks at every deny.
  *
@@ -158,6 +160,58 @@ static int expand_child(ll_ctx *ctx, int dirfd, const char *name,
 	return rc;
 }
 
+/* The entry of ctx->path on the way to the deny d (its canonical path),
+ * into name; false when d is not strictly beneath ctx->path. */
+static bool entry_toward(const ll_ctx *ctx, const sandy_rdeny *d,
+			 char name[NAME_MAX + 1])
+{
+	const char *rest;
+	size_t n;
+
+	if (strcmp(d->canonical, ctx->path) == 0 ||
+	    !sandy_path_within(ctx->path, d->canonical))
+		return false;
+	rest = d->canonical + strlen(ctx->path);
+	rest += *rest == '/';
+	n = strcspn(rest, "/");
+	if (n == 0 || n > NAME_MAX)
+		return false;
+	memcpy(name, rest, n);
+	name[n] = '\0';
+	return true;
+}
+
+/* A directory above a deny that this uid may search but not list (a
+ * shared /home at 0711): only its entries on the way to a deny get rules;
+ * the others, which cannot be named, get none (the safe side: they are
+ * inaccessible, as entries made after this call are). */
+static int expand_known_children(ll_ctx *ctx, int fd, uint64_t rights)
+{
+	const sandy_resolved *r = ctx->p->r;
+	size_t n = r->n_deny_subtrees + r->n_deny_write_exact;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < n; i++) {
+		const sandy_rdeny *d = i < r->n_deny_subtrees
+					       ? &r->deny_subtrees[i]
+					       : &r->deny_write_exact[i - r->n_deny_subtrees];
+		char name[NAME_MAX + 1], other[NAME_MAX + 1];
+		bool seen = false;
+
+		if (!entry_toward(ctx, d, name))
+			continue;
+		for (size_t j = 0; !seen && j < i; j++)
+			seen = entry_toward(ctx, j < r->n_deny_subtrees
+							 ? &r->deny_subtrees[j]
+							 : &r->deny_write_exact[j - r->n_deny_subtrees],
+					    other) &&
+			       strcmp(name, other) == 0;
+		if (!seen)
+			rc = expand_child(ctx, fd, name, rights);
+	}
+	return rc;
+}
+
 static int expand_children(ll_ctx *ctx, int fd, uint64_t rights)
 {
 	struct dirent *de;
@@ -165,6 +219,8 @@ static int expand_children(ll_ctx *ctx, int fd, uint64_t rights)
 	int dfd, rc = 0;
 
 	dfd = openat(fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 && errno == EACCES)
+		return expand_known_children(ctx, fd, rights);
 	if (dfd < 0)
 		return sandy_fail(ctx->err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "landlock: cannot list a directory above a "
