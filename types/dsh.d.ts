@@ -6,7 +6,7 @@ import { SandboxProvider } from '@deepseek-ai/dsh-sandbox'
 import type { ConfinedArgv, SandboxPolicy } from '@deepseek-ai/dsh-sandbox'
 import { SandboxPolicyService } from '@deepseek-ai/dsh-sandbox-policy'
 import type { Config as PolicyConfig } from '@deepseek-ai/dsh-sandbox-policy'
-import type { ProviderBackend, ProviderProbeReport, SandboxEnforcement } from 'sandy-native'
+import type { ProtectPreset, ProviderBackend, ProviderProbeReport, SandboxEnforcement } from 'sandy-native'
 
 /** The provider's settings, in dsh's names where dsh has them. */
 export interface SandyProviderConfig {
@@ -19,6 +19,10 @@ export interface SandyProviderConfig {
   runnerEnforcement?: SandboxEnforcement
   /** Directories writable beside a workspace-write workspace (the provider's `writableRoots`). */
   writableRoots?: readonly string[]
+  /** The provider's protected reads and kept secret variables, as they are (README.md, "Protected reads"). */
+  protect?: readonly ProtectPreset[]
+  denyRead?: readonly string[]
+  keepEnv?: readonly string[]
 }
 
 /** The plugin's configuration: the provider's settings and dsh's policy settings (`mode`, `workspaceRoot`). */

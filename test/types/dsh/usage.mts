@@ -7,7 +7,7 @@ import { SandboxPolicyService } from '@deepseek-ai/dsh-sandbox-policy'
 import sandy, { SandySandboxProvider, SandyPolicyService, apply, name } from 'sandy-native/dsh'
 import type { SandyDshConfig, SandyProviderConfig } from 'sandy-native/dsh'
 
-const config: SandyDshConfig = { mode: 'workspace-write', workspaceRoot: '/srv/work', backend: 'auto', writableRoots: ['/home/u/.npm'] }
+const config: SandyDshConfig = { mode: 'workspace-write', workspaceRoot: '/srv/work', backend: 'auto', writableRoots: ['/home/u/.npm'], protect: ['credentials'], denyRead: ['/srv/secret'], keepEnv: ['CI_TOKEN'] }
 const runner: SandyProviderConfig = { runnerCommand: ['/usr/bin/env'], runnerFailureSignatures: ['env: '], runnerEnforcement: 'partial' }
 const ctx = new Context()
 await ctx.plugin(sandy, config)
