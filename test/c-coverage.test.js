@@ -50,10 +50,13 @@ function run (argv, { wrap, cwd, env, timeout = 20000 }) {
 function scratch (t, user) {
   const dir = fs.realpathSync(fs.mkdtempSync('/var/tmp/sandy-faults-'))
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
-  for (const d of ['ws', 'ws/denied', 'ws/deep', 'ws/deep/er', 'ws/deep/er/denied', 'ro', 'exact', 'exact/sub']) fs.mkdirSync(path.join(dir, d))
-  for (const f of ['outside', 'ws/keep', 'ro/file']) fs.writeFileSync(path.join(dir, f), 'x\n')
+  for (const d of ['ws', 'ws/denied', 'ws/deep', 'ws/deep/er', 'ws/deep/er/denied', 'ro', 'exact', 'exact/sub', 'locked', 'locked/u']) fs.mkdirSync(path.join(dir, d))
+  for (const f of ['outside', 'ws/keep', 'ro/file', 'locked/u/secret', 'locked/u/beside']) fs.writeFileSync(path.join(dir, f), 'x\n')
   execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, dir])
   fs.chmodSync(dir, 0o755)
+  // root's, searchable but not listable (a shared /home at 0711)
+  execFileSync('chown', ['0:0', path.join(dir, 'locked')])
+  fs.chmodSync(path.join(dir, 'locked'), 0o711)
   return dir
 }
 
@@ -73,6 +76,9 @@ function scenarios (user, dir) {
     .grant(path.join(dir, 'exact'), 'read', 'exact')
     .denySubtree(path.join(ws, 'denied')).denyWriteExact(path.join(ws, 'keep'))
     .denySubtree(path.join(ws, 'deep', 'er', 'denied'))
+    // a deny beneath a directory that cannot be listed: at the Landlock-only
+    // level only the entries on the way to it get rules
+    .grant(path.join(dir, 'locked'), 'read', 'subtree').denySubtree(path.join(dir, 'locked', 'u', 'secret'))
   const sandyPolicy = () => sandy.confinePolicy(cmd, policy, { cwd: ws })
   const list = [
     ['sandy, workspace-write', seam('sandy', 'workspace-write')],
