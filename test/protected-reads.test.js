@@ -160,10 +160,11 @@ for (const user of users()) {
         `if v=$(cat /proc/self/root${key} 2>&1); then echo "root: ok $v"; else echo "root: fail $v"; fi`,
         `if v=$(cd ${w.home}/.ssh && cat /proc/self/cwd/id_ed25519 2>&1); then echo "cwd: ok $v"; else echo "cwd: fail $v"; fi`,
         `if v=$(exec 3<${key} && cat <&3 2>&1); then echo "fd: ok $v"; else echo "fd: fail $v"; fi`,
+        `if v=$(exec 3<${w.home}/.ssh && cat /proc/self/fd/3/id_ed25519 2>&1); then echo "procfd: ok $v"; else echo "procfd: fail $v"; fi`,
         `echo "ldso: $(${ldso} ${key} 2>&1)"`
       ].join('\n')
       const r = await both(t, user, backend, w, sh(script))
-      for (const way of ['link', 'root', 'cwd', 'fd']) {
+      for (const way of ['link', 'root', 'cwd', 'fd', 'procfd']) {
         t.match(lineOf(r.unconfined.stdout, way), /: ok content of/, `unconfined: by ${way}, the key is read`)
         t.match(lineOf(r.confined.stdout, way), /: fail/, `confined: by ${way}, it is not`)
         t.notMatch(lineOf(r.confined.stdout, way), /content of/)
@@ -343,6 +344,68 @@ for (const user of users()) {
   }
 }
 
+// Every absolute place of host-sockets, with a listener the test makes:
+// /run's in a mount namespace of the test's own with a tmpfs there (the
+// host's /run is left alone), /tmp's under names of this run's, removed
+// after. read-only, so the host's /tmp is what the command sees.
+const RUN_PLACES = ['/run/docker.sock', '/var/run/docker.sock', '/run/podman/podman.sock', '/run/containerd/containerd.sock',
+  '/run/buildkit/buildkitd.sock', '/run/dbus/system_bus_socket', '/run/systemd/private', '/run/screen/S-sandy/1.pts']
+const placesScript = `
+  const net = require('node:net'); const fs = require('node:fs'); const path = require('node:path')
+  const { spawnSync } = require('node:child_process')
+  const [pkg, op, backend, ws, places] = process.argv.slice(1)
+  const list = JSON.parse(places)
+  const servers = []
+  const listen = (p) => new Promise((resolve) => { const s = net.createServer((c) => { c.on('error', () => {}); c.resume(); c.on('end', () => c.end()) }).listen(p, () => { servers.push(s); resolve() }) })
+  ;(async () => {
+    for (const p of list) { if (!fs.existsSync(p)) { fs.mkdirSync(path.dirname(p), { recursive: true, mode: 0o700 }); await listen(p) } }
+    const script = list.map((p, i) => 'echo "' + i + ': $(' + op + ' unix ' + p + ')"').join('\\n')
+    const c = require(pkg).createLocalSandboxProvider({ backend }).confine(['/bin/sh', '-c', script], { mode: 'read-only', workspaceRoot: ws })
+    const confined = spawnSync(c.argv[0], c.argv.slice(1), { cwd: ws, encoding: 'utf8' })
+    const unconfined = spawnSync('/bin/sh', ['-c', script], { cwd: ws, encoding: 'utf8' })
+    for (const s of servers) s.close()
+    process.stdout.write(JSON.stringify({ confined: confined.stdout, unconfined: unconfined.stdout, stderr: confined.stderr }))
+  })()`
+
+for (const user of users()) {
+  if (process.geteuid() !== 0) break
+  for (const backend of backendsFor(t, user, ['sandy', 'bwrap'])) {
+    t.test(`every absolute place of host-sockets refuses a connect, under ${backend} read-only [${user.name}]`, async (t) => {
+      const tag = `sandy${process.pid}x${serial++}`
+      const tmp = [`/tmp/.X11-unix/X${70000 + serial}`, `/tmp/ssh-${tag}/agent.1`, `/tmp/tmux-${user.uid}/${tag}`, `/tmp/emacs${user.uid}/${tag}`]
+      const made = []
+      for (const p of tmp) {
+        const d = path.dirname(p)
+        if (!fs.existsSync(d)) {
+          fs.mkdirSync(d, { mode: d === '/tmp/.X11-unix' ? 0o1777 : 0o700 })
+          if (d !== '/tmp/.X11-unix') fs.chownSync(d, user.uid, user.gid)
+          else fs.chmodSync(d, 0o1777)
+          made.push(d)
+        }
+      }
+      t.teardown(() => {
+        for (const p of tmp) fs.rmSync(p, { force: true })
+        for (const d of made.reverse()) fs.rmSync(d, { recursive: true, force: true })
+      })
+      const ws = path.join(base, `places-${serial}-${user.uid}`)
+      fs.mkdirSync(ws)
+      chownAll(ws, user)
+      // root prepares the namespace's /run, each place's directory the user's
+      const dirs = [...new Set(RUN_PLACES.filter((p) => !p.startsWith('/var/')).map((p) => path.dirname(p)))]
+      const prep = ['mount -t tmpfs -o mode=755 tmpfs /run', ...dirs.map((d) => `mkdir -p ${d} && chown ${user.uid}:${user.gid} ${d}`)].join(' && ')
+      const node = [...user.wrap, process.execPath, '-e', placesScript, PACKAGE, OP, backend, ws, JSON.stringify([...RUN_PLACES, ...tmp])]
+      const r = spawnSync('/usr/bin/unshare', ['-m', '--propagation', 'private', '/bin/sh', '-c', `${prep} && exec "$@"`, 'sh', ...node],
+        { cwd: '/', env: plainNodeEnv({}), encoding: 'utf8' })
+      t.equal(r.status, 0, r.stderr)
+      const out = JSON.parse(r.stdout || '{}')
+      ;[...RUN_PLACES, ...tmp].forEach((p, i) => {
+        t.match(lineOf(out.unconfined ?? '', String(i)), /: ok$/, `unconfined: ${p} answers`)
+        t.match(lineOf(out.confined ?? '', String(i)), /: fail connect E(ACCES|CONNREFUSED)$/, `confined: ${p} does not (${out.stderr})`)
+      })
+    })
+  }
+}
+
 // ---- the provider's side, in this process ----------------------------------
 
 t.test('presets expand per home and runtime directory, with each entry\'s reason', async (t) => {
@@ -383,17 +446,18 @@ t.test('in a directory every user can write, what another uid planted is passed 
     const s = net.createServer().listen(path.join(dir, n), () => resolve(s))
   })))
   t.teardown(() => { for (const s of servers) s.close() })
-  spawnSync('chown', ['12345', path.join(dir, 'foreign')])
-  fs.linkSync(path.join(dir, 'foreign'), path.join(dir, 'foreign-link'))
+  // (another uid's socket, with a second name, is what only root can make here)
+  if (process.geteuid() === 0) {
+    spawnSync('chown', ['12345', path.join(dir, 'foreign')])
+    fs.linkSync(path.join(dir, 'foreign'), path.join(dir, 'foreign-link'))
+  } else {
+    fs.unlinkSync(path.join(dir, 'foreign'))
+  }
   fs.symlinkSync(fs.realpathSync('/usr/bin/env'), path.join(dir, 'symlink'))
   fs.writeFileSync(path.join(dir, 'plain'), 'x')
   const found = protectedPaths({ presets: ['host-sockets'], denyRead: [] }, { TMUX_TMPDIR: shared })
     .filter((f) => f.path.startsWith(dir)).map((f) => path.basename(f.path))
-  if (process.geteuid() === 0) {
-    t.same(found, ['own'], 'only this uid\'s own socket: no foreign one, no link, no symlink\'s target, no file')
-  } else {
-    t.same(found, ['own'])
-  }
+  t.same(found, ['own'], 'only this uid\'s own socket: no foreign one, no link, no symlink\'s target, no file')
 })
 
 // The same rules in this process (which coverage measures), as uid 65534
