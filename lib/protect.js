@@ -7,6 +7,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { own } = require('./own')
+const { LAUNCHER } = require('./vocabulary')
 
 // Each entry: [base, pattern, why, options]. A pattern is relative to
 // each directory of its base, '/'-separated; a component may hold one '*'
@@ -109,9 +110,8 @@ const PRESET_NAMES = Object.freeze(Object.keys(PRESETS))
 // "Departures"): both.
 const DEFAULT_PRESETS = PRESET_NAMES
 
-// At most this many paths one confine protects (the launcher's bound,
-// csrc/core/protocol.h SANDY_DENY_READS_MAX).
-const MAX_PROTECTED = 128
+// At most this many paths one confine protects (the launcher's bound).
+const MAX_PROTECTED = LAUNCHER.denyReadsMax
 
 // input: the caller's own value is at fault (a denyRead path that is not
 // there), not the host.

@@ -25,7 +25,6 @@ const quoted = (words) => words.map((w) => `'${w}'`).join(' or ')
 const OPTION_KEYS = Object.freeze(['backend', 'runner', 'writableRoots', 'protect', 'denyRead', 'keepEnv'])
 
 // The secret variables' names one call may keep (csrc/core/secret_env.h).
-const KEEP_ENV_MAX = 32
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,254}$/
 
 function checkOptions (options) {
@@ -61,7 +60,7 @@ function checkShield ({ protect, denyRead, keepEnv }) {
       ? DEFAULT_PRESETS
       : list(protect, 'protect', PRESET_NAMES.length, (x) => PRESET_NAMES.includes(x), `preset names (${names})`, `a preset name (${names})`),
     denyRead: list(denyRead, 'denyRead', MAX_PROTECTED, (x) => isPathString(x) && path.isAbsolute(x), 'absolute paths', 'an absolute path string'),
-    keepEnv: list(keepEnv, 'keepEnv', KEEP_ENV_MAX, (x) => typeof x === 'string' && ENV_NAME.test(x), 'variable names', 'a variable name'),
+    keepEnv: list(keepEnv, 'keepEnv', LAUNCHER.keepEnvMax, (x) => typeof x === 'string' && ENV_NAME.test(x), 'variable names', 'a variable name'),
     asked: protect !== undefined || denyRead !== undefined,
     given: protect !== undefined || denyRead !== undefined || keepEnv !== undefined
   })
@@ -240,12 +239,11 @@ function unheldNote (held) {
   return missing.length === 0 ? '' : `; it does not keep ${missing.join(', ')} out of reach`
 }
 
-// This call's protected paths on backend name (lib/protect.js's
-// objects), with the kinds it cannot keep dropped when the caller chose the
+// This call's protected paths on the candidate's backend, by what its
+// verdict says it keeps (lib/protect.js's objects), with the kinds it cannot keep dropped when the caller chose the
 // defaults and refused when the caller asked for them (a request a
 // backend cannot honour is never dropped silently).
-function protectedReads (name, shield) {
-  const held = protectionsOf(name)
+function protectedReads ({ name, protections: held }, shield) {
   const refuse = (what) => new SandboxUnavailableError(`the ${name} backend cannot keep ${what} out of reach`, { reasons: [`${name}: protections it cannot keep were asked for`] })
   // (a preset the backend does not keep is not even looked for: what it
   // would find could only refuse the call)
@@ -356,7 +354,7 @@ function confineWith (report, { runner, writableRoots, shield }, policy, argv) {
     refuseRunner(runner.argv[0], policy)
     return { argv: [...runner.argv, ...argv], enforcement: runner.enforcement, denialSignatures: runner.denialSignatures, runnerFailureRules: runner.runnerFailureRules, writableRoots: [] }
   }
-  const reads = protectedReads(name, shield)
+  const reads = protectedReads(verdict, shield)
   if (name === 'seatbelt') return seatbeltConfine(verdict, writableRoots, policy, argv, reads, shield.keepEnv)
   const nonce = newNonce()
   const launcher = currentLauncher(name)

@@ -84,7 +84,8 @@ const SECRET_ENV = Object.freeze([
 // The launcher's protocol: its file name, its one fatal line, its exit
 // statuses before the target runs (125) and when the target cannot be
 // executed (126, 127: the shell's), the --nonce digits, the writable
-// roots one call carries beside its workspace, its mode words.
+// roots, protected reads and kept secret variables one call carries,
+// its mode words.
 const LAUNCHER = Object.freeze({
   name: 'sandy-launcher',
   fatalPrefix: 'sandy-launcher: fatal: ',
@@ -94,6 +95,8 @@ const LAUNCHER = Object.freeze({
   nonceMinDigits: 16,
   nonceMaxDigits: 64,
   writableRootsMax: 8,
+  denyReadsMax: 128,
+  keepEnvMax: 32,
   policyMagic: '--sandy-policy-v1',
   guardMagic: '--sandy-guard-v1',
   probeMagic: '--sandy-probe-v1'

@@ -20,6 +20,7 @@
 #include "policy_argv.h"
 #include "policy_json.h"
 #include "protocol.h"
+#include "secret_env.h"
 #include "vocabulary.h"
 
 static int failed;
@@ -211,7 +212,8 @@ static void launcher(void)
 	printf("\n// The launcher's protocol: its file name, its one fatal line, its exit\n"
 	       "// statuses before the target runs (125) and when the target cannot be\n"
 	       "// executed (126, 127: the shell's), the --nonce digits, the writable\n"
-	       "// roots one call carries beside its workspace, its mode words.\n"
+	       "// roots, protected reads and kept secret variables one call carries,\n"
+	       "// its mode words.\n"
 	       "const LAUNCHER = Object.freeze({\n");
 	printf("  name: ");
 	js_string(SANDY_LAUNCHER_NAME);
@@ -223,6 +225,8 @@ static void launcher(void)
 	printf("  nonceMinDigits: %d,\n", SANDY_NONCE_MIN);
 	printf("  nonceMaxDigits: %d,\n", SANDY_NONCE_MAX);
 	printf("  writableRootsMax: %d,\n", SANDY_WRITABLE_ROOTS_MAX);
+	printf("  denyReadsMax: %d,\n", SANDY_DENY_READS_MAX);
+	printf("  keepEnvMax: %d,\n", SANDY_KEEP_ENV_MAX);
 	printf("  policyMagic: ");
 	js_string(SANDY_ARGV_MAGIC);
 	printf(",\n  guardMagic: ");
