@@ -78,10 +78,17 @@ function buildAsan () {
 // preloaded into node, and scripts/asan-preload.js keeps them out of the
 // other programs the tests spawn. The sanitizer options reach the launcher
 // through the tests' spawn environments (test/helpers/sandbox.js).
-function sanitizerEnv () {
+// The preload is required from a copy in /tmp, which every test leaves in
+// view (some hide /var/tmp, /var/cache or the checkout's own place from
+// the node processes they start); preloadDir is removed after the stage.
+function sanitizerEnv (preloadDir) {
+  const preload = path.join(preloadDir, 'asan-preload.js')
+  fs.copyFileSync(path.join(__dirname, 'asan-preload.js'), preload)
+  fs.chmodSync(preloadDir, 0o755)
+  fs.chmodSync(preload, 0o644)
   return {
     LD_PRELOAD: [...new Set(runtimesOf(sanitized[1]).map((x) => x.path))].join(':'),
-    NODE_OPTIONS: `${process.env.NODE_OPTIONS || ''} --require ${path.join(__dirname, 'asan-preload.js')}`.trim(),
+    NODE_OPTIONS: `${process.env.NODE_OPTIONS || ''} --require ${preload}`.trim(),
     ASAN_OPTIONS: 'detect_leaks=0:abort_on_error=1',
     UBSAN_OPTIONS: 'halt_on_error=1:print_stacktrace=1',
     SANDY_TEST_STAGE: 'asan'
@@ -127,7 +134,12 @@ function linuxStages () {
       .filter((f) => f.endsWith('.test.js') && !NOT_UNDER_ASAN.includes(f))
       .map((f) => path.join('test', f))
     console.log(`# not run under ASan/UBSan (no sanitized code in them): ${NOT_UNDER_ASAN.join(', ')}`)
-    stage('suite under ASan/UBSan', () => runTap(ASAN, sanitizerEnv(), ['--disable-coverage', ...files]))
+    const preloadDir = fs.mkdtempSync('/tmp/sandy-asan-')
+    try {
+      stage('suite under ASan/UBSan', () => runTap(ASAN, sanitizerEnv(preloadDir), ['--disable-coverage', ...files]))
+    } finally {
+      fs.rmSync(preloadDir, { recursive: true, force: true })
+    }
   }
 }
 
