@@ -57,9 +57,12 @@ t.test('each set of layers stops exactly what the table says', { skip: ROOT_ONLY
   t.ok(deny.length > 100, `${deny.length} of ${Object.keys(table.cases).length} cases are stopped by some layer`)
   for (const build of BUILDS) {
     const started = Date.now()
-    const outcomes = await runSuite(path.join(out, `sandy-launcher-${build}`))
+    const failures = new Map()
+    const outcomes = await runSuite(path.join(out, `sandy-launcher-${build}`), undefined, undefined, failures)
     const { leaked, unexpected, missing, unknown } = compare(build, outcomes)
     t.comment(`${build}: ${outcomes.size} cases in ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    // (what a case that got through said, so that a failure here explains itself)
+    for (const name of leaked) t.comment(`${build}: ${name} got through:\n${failures.get(name)}`)
     t.same(leaked, [], `${build}: no case its layers must stop got through (${list(leaked)})`)
     t.same(unexpected, [], `${build}: no case was stopped that the table says these layers cannot stop (${list(unexpected)})`)
     t.same(missing, [], `${build}: every case of the table ran (${list(missing)})`)

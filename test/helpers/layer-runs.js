@@ -27,24 +27,34 @@ function suiteFiles () {
 }
 
 // The leaf subtests of one file's TAP output (a subtest holding subtests
-// of its own is not a case), as "file › parent › name" → passed.
-function leafResults (file, tap) {
+// of its own is not a case), as "file › parent › name" → passed. failures,
+// when given, gets each failed case's own lines (its assertions, and the
+// diagnostics below its result), so that a comparison can show why.
+function leafResults (file, tap, failures = null) {
   const out = new Map()
   const stack = []
-  for (const line of tap.split('\n')) {
+  const lines = tap.split('\n')
+  lines.forEach((line, at) => {
     const open = /^( *)# Subtest: (.*)$/.exec(line)
     if (open) {
       if (stack.length > 0) stack[stack.length - 1].parent = true
-      stack.push({ indent: open[1].length, name: open[2], parent: false })
-      continue
+      stack.push({ indent: open[1].length, name: open[2], parent: false, at })
+      return
     }
     const result = /^( *)(not )?ok \d+ - (.*?)(?: # (time|SKIP|TODO).*)?$/.exec(line)
     const top = stack[stack.length - 1]
-    if (!result || !top || result[1].length !== top.indent) continue
+    if (!result || !top || result[1].length !== top.indent) return
     stack.pop()
     // (a skipped case proves nothing either way: it is left out)
-    if (!top.parent && result[4] !== 'SKIP') out.set([file, ...stack.map((s) => s.name), top.name].join(' › '), !result[2])
-  }
+    if (top.parent || result[4] === 'SKIP') return
+    const name = [file, ...stack.map((s) => s.name), top.name].join(' › ')
+    out.set(name, !result[2])
+    if (failures && result[2]) {
+      let end = at + 1
+      while (end < lines.length && lines[end].startsWith(`${result[1]}  `)) end++
+      failures.set(name, lines.slice(top.at, end).join('\n').slice(0, 4000))
+    }
+  })
   return out
 }
 
@@ -55,7 +65,7 @@ function cleanEnv (extra) {
 
 // One file, run as a plain node script (it prints TAP) with the launcher
 // build preloaded in place of the verified one.
-function runFile (file, launcher, { timeout = 900000, env = {} } = {}) {
+function runFile (file, launcher, { timeout = 900000, env = {}, failures = null } = {}) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['-r', OVERRIDE, path.join(TEST_DIR, file)], {
       // (tap run as a plain script ends a file at 30 s unless told: the
@@ -66,16 +76,17 @@ function runFile (file, launcher, { timeout = 900000, env = {} } = {}) {
     })
     let stdout = ''
     child.stdout.on('data', (d) => { stdout += d })
-    child.on('close', (code) => resolve({ file, code, cases: leafResults(file, stdout) }))
+    child.on('close', (code) => resolve({ file, code, cases: leafResults(file, stdout, failures) }))
   })
 }
 
 // Every file of the suite (or those given), two at a time; one map of all
-// cases. env: more variables for the files (the coverage build's).
-async function runSuite (launcher, files = suiteFiles(), env = {}) {
+// cases. env: more variables for the files (the coverage build's);
+// failures: as leafResults'.
+async function runSuite (launcher, files = suiteFiles(), env = {}, failures = null) {
   const cases = new Map()
   for (let i = 0; i < files.length; i += 2) {
-    const done = await Promise.all(files.slice(i, i + 2).map((f) => runFile(f, launcher, { env })))
+    const done = await Promise.all(files.slice(i, i + 2).map((f) => runFile(f, launcher, { env, failures })))
     for (const r of done) for (const [k, v] of r.cases) cases.set(k, v)
   }
   return cases
