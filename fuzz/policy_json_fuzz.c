@@ -9,7 +9,7 @@
  *  - an accepted policy, written back as a document, parses to the same
  *    policy (the parser and a serializer agree on the format).
  * scripts/fuzz.sh builds and runs it. */
-#include "../csrc/core/policy_json.h"
+#include "../csrc/addon/policy_json.h"
 
 #include "cJSON.h" /* deps/cjson: scripts/fetch-cjson.sh */
 

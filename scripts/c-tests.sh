@@ -28,13 +28,13 @@ else
 fi
 
 echo "# vocabulary generator"
-$cc $cflags -o "$out/vocabulary-gen" "$src/core/vocabulary_gen.c"
+$cc $cflags -o "$out/vocabulary-gen" "$src/gen/vocabulary_gen.c"
 "$out/vocabulary-gen" > "$out/vocabulary.js"
 if cmp -s "$out/vocabulary.js" "$root/lib/vocabulary.js"; then
 	echo "ok   lib/vocabulary.js is current"
 else
 	echo "FAIL lib/vocabulary.js is stale: regenerate it with"
-	echo "     cc -std=c11 -o vocabulary-gen csrc/core/vocabulary_gen.c &&"
+	echo "     cc -std=c11 -o vocabulary-gen csrc/gen/vocabulary_gen.c &&"
 	echo "     ./vocabulary-gen > lib/vocabulary.js (see vocabulary_gen.c)"
 	diff -u "$root/lib/vocabulary.js" "$out/vocabulary.js" | head -20 || true
 	status=1

@@ -12,7 +12,7 @@ src="$root/csrc"
 mkdir -p "$out/obj"
 mapfile -t sources < <(cd "$root" && node scripts/sources.js launcher core)
 # (stat, the mount API, openat2, Landlock and statx are made through
-# syscall(): csrc/linux/sys.h, csrc/core/stat.c; wrapping syscall fails them)
+# syscall(): csrc/core/sys.h, csrc/core/stat.c; wrapping syscall fails them)
 wrapped=(malloc calloc realloc strdup strndup chdir fchdir fstatvfs
   statvfs getcwd getline getresuid lseek memfd_create mkdir mkdirat mount umount2
   unshare readlink readlinkat realpath symlinkat write dup2 socket

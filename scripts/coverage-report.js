@@ -116,7 +116,7 @@ function annotate (objDir, gcda) {
   const failures = { total: 0, unreached: [], excused: [] }
   const recent = []
   // gcov -t prints the object's own source first, then any header whose
-  // inline functions it compiled (csrc/linux/sys.h): only the first counts
+  // inline functions it compiled (csrc/core/sys.h): only the first counts
   let header = false
   for (const line of text.split('\n')) {
     const m = /^\s*([^:]+):\s*(\d+):(.*)$/.exec(line)

@@ -102,7 +102,7 @@ DICT
 
 fuzz_target policy_json_fuzz "$root/fuzz/corpus" 8192 \
   "$root/fuzz/policy_json_fuzz.c" \
-  "$root/csrc/core/policy_json.c" "$root/csrc/core/policy.c" "$root/csrc/core/error.c" \
+  "$root/csrc/addon/policy_json.c" "$root/csrc/core/policy.c" "$root/csrc/core/error.c" \
   "$root/csrc/core/paths.c" -I"$cjson" "$cjson/cJSON.c"
 fuzz_target launch_argv_fuzz "$root/fuzz/corpus-argv" 4096 \
   "$root/fuzz/launch_argv_fuzz.c" \

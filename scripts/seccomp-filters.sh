@@ -3,7 +3,7 @@
 # OUT: scripts/seccomp-filters.sh OUT
 #
 # One part per shipped architecture (x86_64, aarch64), each written by
-# csrc/linux/seccomp_gen.c built for that architecture: natively for this
+# csrc/gen/seccomp_gen.c built for that architecture: natively for this
 # host's, and for the other with Debian's cross compiler against
 # libseccomp-dev:<arch>, run under qemu-user (it only computes BPF; no
 # system call of the target is made). scripts/setup.sh installs both.
@@ -15,7 +15,7 @@ work=$(mktemp -d /tmp/sandy-seccomp-gen.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 
 flags="-std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -DSANDY_SECCOMP_GENERATOR -O2"
-srcs="$root/csrc/linux/seccomp_gen.c $root/csrc/linux/seccomp.c $root/csrc/core/error.c"
+srcs="$root/csrc/gen/seccomp_gen.c $root/csrc/linux/seccomp.c $root/csrc/core/error.c"
 host=$(uname -m)
 
 # part ARCH: writes $work/ARCH.part

@@ -17,7 +17,7 @@ const groups = {
   core: ['core/error.c', 'core/policy.c', 'core/resolve.c', 'core/policy_argv.c', 'core/copy_dirs.c',
     'core/paths.c', 'core/stat.c', 'core/kernel_fs.c', 'core/probe.c', 'core/run.c', 'core/guard_argv.c', 'core/end.c',
     'core/secret_env.c'],
-  addon: ['addon/addon.c', 'addon/confine.c', 'addon/seam.c', 'addon/probe.c', 'core/policy_json.c', 'darwin/plan.c'],
+  addon: ['addon/addon.c', 'addon/confine.c', 'addon/seam.c', 'addon/probe.c', 'addon/policy_json.c', 'darwin/plan.c'],
   'addon-darwin': ['darwin/probe.c'],
   launcher: ['launcher/launcher.c', 'launcher/exec.c', ...linuxLauncher.map((f) => `linux/${f}.c`)]
 }

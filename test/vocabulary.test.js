@@ -13,9 +13,9 @@ const root = path.join(__dirname, '..')
 const vocabularyFile = path.join(root, 'lib', 'vocabulary.js')
 const v = require('../lib/vocabulary')
 
-const REGENERATE = 'cc -std=c11 -o vocabulary-gen csrc/core/vocabulary_gen.c && ./vocabulary-gen > lib/vocabulary.js'
+const REGENERATE = 'cc -std=c11 -o vocabulary-gen csrc/gen/vocabulary_gen.c && ./vocabulary-gen > lib/vocabulary.js'
 
-t.test('lib/vocabulary.js is what csrc/core/vocabulary_gen.c prints', async (t) => {
+t.test('lib/vocabulary.js is what csrc/gen/vocabulary_gen.c prints', async (t) => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-vocabulary-'))
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
   const gen = path.join(dir, 'vocabulary-gen')

@@ -14,7 +14,7 @@
 #include "../core/protocol.h"
 #include "../core/policy.h"
 #include "../core/policy_argv.h"
-#include "../core/policy_json.h"
+#include "policy_json.h"
 #include "../core/probe.h"
 #include "../core/resolve.h"
 #include "confine.h"

@@ -12,15 +12,6 @@
 #include "../core/policy_argv.h"
 #include "../core/probe.h"
 
-/* The seam's confining modes (vocabulary.h), from 1: a zeroed field names
- * none. */
-typedef enum sandy_mode {
-	SANDY_MODE_NONE = 0,
-#define SANDY_X(id, name) SANDY_MODE_##id,
-	SANDY_MODE_MAP(SANDY_X)
-#undef SANDY_X
-} sandy_mode;
-
 /* A RunnerFailureRule of the seam (NULL-terminated lists, exit codes
  * terminated by 0). */
 typedef struct sandy_runner_rule {

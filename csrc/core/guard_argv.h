@@ -1,4 +1,4 @@
-/* The guard mode's words (launcher/guard.h says what the guard does), in
+/* The guard mode's words (linux/guard.h says what the guard does), in
  * the manner of policy_argv.h: fixed arity, no escaping.
  *
  *   LAUNCHER --sandy-guard-v1 [--nonce HEX]

@@ -14,6 +14,15 @@
 #define SANDY_EFFECTIVE_RULES_MAX 1024u   /* after resolution, all kinds */
 #define SANDY_PATH_MAX_BYTES 4095u        /* a path, before and after resolution */
 
+/* The seam's confining modes (vocabulary.h), from 1: a zeroed field names
+ * none. */
+typedef enum sandy_mode {
+	SANDY_MODE_NONE = 0,
+#define SANDY_X(id, name) SANDY_MODE_##id,
+	SANDY_MODE_MAP(SANDY_X)
+#undef SANDY_X
+} sandy_mode;
+
 /* The enums are expanded from vocabulary.h, values and all. */
 typedef enum sandy_access {
 #define SANDY_X(id, value, word, js) SANDY_ACCESS_##id = value,

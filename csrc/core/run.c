@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #ifdef __linux__
-#include "../linux/sys.h"
+#include "sys.h"
 #endif
 
 static int64_t now_ms(void)

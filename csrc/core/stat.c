@@ -6,7 +6,7 @@
 #ifdef __linux__
 #include <sys/sysmacros.h>
 
-#include "../linux/sys.h"
+#include "sys.h"
 
 int sandy_stat(int dirfd, const char *path, int flags, struct stat *out)
 {

@@ -3,7 +3,7 @@
  *
  * Why: glibc 2.33 made stat, lstat and fstat real symbols (stat64@
  * GLIBC_2.33 and so on), so one direct call raised the glibc the addon
- * needs to 2.33. On Linux this is statx(2) by number (csrc/linux/sys.h),
+ * needs to 2.33. On Linux this is statx(2) by number (csrc/core/sys.h),
  * which needs no glibc symbol at all, and its answer is copied into a
  * struct stat so callers keep reading st_dev, st_ino, st_mode and st_uid
  * (st_dev is made with makedev() from statx's major and minor, the same

@@ -18,7 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "../addon/seam.h"
+#include "../core/policy.h"
 
 #define SANDY_SANDBOX_EXEC "/usr/bin/sandbox-exec"
 

@@ -10,12 +10,12 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "apply.h"
+#include "../linux/apply.h"
 #include "exec.h"
 #include "../core/copy_dirs.h"
 #include "../core/guard_argv.h"
 #include "../core/probe.h"
-#include "guard.h"
+#include "../linux/guard.h"
 #include "../core/protocol.h"
 #include "../core/policy_argv.h"
 #include "../core/resolve.h"

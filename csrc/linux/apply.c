@@ -52,9 +52,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../launcher/apply.h"
+#include "apply.h"
 #include "linux.h"
-#include "sys.h"
+#include "../core/sys.h"
 #include "../core/stat.h"
 
 

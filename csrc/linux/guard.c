@@ -1,7 +1,7 @@
 /* The guard's steps before its namespace (guard.h): the inherited
  * descriptors, its own uid's launcher copies, and bubblewrap's argv with
  * the descriptors that carry the loader variables and the seccomp filter. */
-#include "../launcher/guard.h"
+#include "guard.h"
 
 #include <errno.h>
 #include <stdbool.h>

@@ -48,10 +48,10 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-#include "../launcher/guard.h"
+#include "guard.h"
 #include "../core/resolve.h"
 #include "linux.h"
-#include "sys.h"
+#include "../core/sys.h"
 #include "../core/paths.h"
 #include "../core/stat.h"
 

@@ -42,10 +42,10 @@
  * The ABI check, the handled rights, the rule paths and the rights each
  * node keeps are the plan's (plan.c, pure); this file opens, examines and
  * lists the objects and adds the rules. */
-#include "../launcher/apply.h"
+#include "apply.h"
 #include "linux.h"
 #include "plan.h"
-#include "sys.h"
+#include "../core/sys.h"
 #include "../core/paths.h"
 #include "../core/stat.h"
 

@@ -75,7 +75,7 @@
 
 #include "linux.h"
 #include "plan.h"
-#include "sys.h"
+#include "../core/sys.h"
 #include "../core/paths.h"
 #include "../core/stat.h"
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "linux.h"
-#include "sys.h"
+#include "../core/sys.h"
 
 /* The host refusing the namespaces is a missing mechanism, not a broken
  * one: EPERM (policy, e.g. a seccomp or LSM rule), EINVAL/ENOSYS (not

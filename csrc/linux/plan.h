@@ -19,7 +19,7 @@
 
 #include "../core/error.h"
 #include "../core/resolve.h"
-#include "sys.h" /* constants only: the plan calls none of its wrappers */
+#include "../core/sys.h" /* constants only: the plan calls none of its wrappers */
 
 /* Landlock rights. */
 #define LL(x) LANDLOCK_ACCESS_FS_##x

@@ -30,7 +30,7 @@
 #include "../core/run.h"
 #include "../core/stat.h"
 #include "linux.h"
-#include "sys.h"
+#include "../core/sys.h"
 
 #define CHILD_TIMEOUT_MS 2000
 #define BWRAP_TIMEOUT_MS 3000

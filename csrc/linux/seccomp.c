@@ -5,7 +5,7 @@
  * Only eight filters exist (network blocked or not x subprocesses allowed
  * or not x a PID namespace of its own or not), so they are compiled to BPF
  * ahead of time for every architecture
- * the package ships (x86_64, aarch64) by csrc/linux/seccomp_gen.c into
+ * the package ships (x86_64, aarch64) by csrc/gen/seccomp_gen.c into
  * seccomp_filters.h, and loaded directly: the launcher never links
  * libseccomp (building with it at run time would cost ~250 us plus probing
  * calls where loading ready BPF costs ~140 us). scripts/c-tests.sh
@@ -22,7 +22,7 @@
  * numbering schemes with their own multiplexers (i386 socketcall, whose
  * arguments live in memory seccomp cannot read). */
 #include "linux.h"
-#include "sys.h"
+#include "../core/sys.h"
 
 #include <errno.h>
 #include <linux/filter.h>

@@ -30,11 +30,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../launcher/apply.h"
+#include "apply.h"
 #include "../core/copy_dirs.h"
 #include "../core/resolve.h"
 #include "linux.h"
-#include "sys.h"
+#include "../core/sys.h"
 #include "../core/paths.h"
 #include "../core/stat.h"
 

@@ -247,7 +247,7 @@ WRAP(DIR *, fdopendir, (int fd), (fd), NULL, EIO)
 
 /* The variadic ones forward their optional argument. syscall() is how the
  * launcher makes its stat, openat2, mount API, statx and Landlock calls
- * (csrc/linux/sys.h, csrc/core/stat.c), so failing it fails each of those
+ * (csrc/core/sys.h, csrc/core/stat.c), so failing it fails each of those
  * where it is made. */
 int __wrap_open(const char *p, int f, ...);
 int __wrap_open(const char *p, int f, ...)

@@ -6,8 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "error.h"
-#include "policy.h"
+#include "../core/error.h"
+#include "../core/policy.h"
 
 #define SANDY_DOC_SCHEMA_VERSION 1u
 

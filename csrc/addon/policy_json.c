@@ -21,7 +21,7 @@
  * indices, never anything taken from the document. No filesystem access. */
 #include "policy_json.h"
 
-#include "paths.h"
+#include "../core/paths.h"
 
 #include "cJSON.h" /* deps/cjson: scripts/fetch-cjson.sh */
 
