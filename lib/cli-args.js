@@ -99,4 +99,7 @@ function directory (flag, value) {
   return path.resolve(value)
 }
 
-module.exports = { parseCommand, UsageError, directory, wrap, WIDTH }
+// The package's version, which the commands print.
+const VERSION = require('../package.json').version
+
+module.exports = { parseCommand, UsageError, directory, wrap, WIDTH, VERSION }

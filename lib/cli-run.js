@@ -9,7 +9,7 @@ const { constants: osConstants } = require('node:os')
 const { LAUNCHER_EXIT_FAILURE } = require('./launcher-protocol')
 const { currentDir } = require('./paths')
 
-const { UsageError, parseCommand, directory } = require('./cli-args')
+const { UsageError, parseCommand, directory, VERSION } = require('./cli-args')
 
 const USAGE_EXIT = 2
 // The policy could not be read, parsed, resolved or enforced on this host.
@@ -187,7 +187,6 @@ function describeError (err) {
 // What --verbose says, and what is said whenever enforcement is partial.
 function announce (opts, { confined, backend }, io) {
   if (opts.verbose) {
-    const { VERSION } = require('./cli')
     io.err(`sandy: backend ${backend}, enforcement ${confined.enforcement}, launcher ${confined.argv[0]}, sandy-native ${VERSION}\n`)
     if ((confined.writableRoots ?? []).length > 0) io.err(`sandy: writable beside the workspace: ${confined.writableRoots.join(', ')}\n`)
   }

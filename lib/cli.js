@@ -10,12 +10,11 @@
 // message names the flag; 1 for anything else, whose message names what
 // the user gave (a path, a flag value), never a policy's contents.
 
-const { parseCommand, UsageError, directory, wrap, WIDTH } = require('./cli-args')
+const { parseCommand, UsageError, directory, wrap, WIDTH, VERSION } = require('./cli-args')
 const { currentDir } = require('./paths')
 const { RUN } = require('./cli-run')
 
 const USAGE_EXIT = 2
-const VERSION = require('../package.json').version
 
 const defaultIo = {
   out: (text) => process.stdout.write(text),
