@@ -13,7 +13,7 @@ const { createSandboxPolicyService } = require('./policy-service')
 const { classifyExit, classifySpawnError } = require('./classify')
 
 // The core's bounds, read from the addon when one is first read. The names
-// are the addon's (test/package.test.js compares them).
+// are the addon's (test/package/package.test.js compares them).
 const LIMITS = ['documentBytes', 'sectionEntries', 'effectiveRules', 'pathBytes']
 const limits = Object.freeze(Object.defineProperties({}, Object.fromEntries(LIMITS.map((name) =>
   [name, { enumerable: true, get: () => binding.addon.limits()[name] }]))))

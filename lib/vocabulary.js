@@ -4,8 +4,8 @@
 // those, regenerate with
 //   cc -std=c11 -o vocabulary-gen csrc/gen/vocabulary_gen.c
 //   ./vocabulary-gen > lib/vocabulary.js
-// scripts/c-tests.sh and test/vocabulary.test.js fail while this file is
-// stale; test/vocabulary.test.js also holds types/index.d.ts to it.
+// scripts/c-tests.sh and test/meta/vocabulary.test.js fail while this file is
+// stale; test/meta/vocabulary.test.js also holds types/index.d.ts to it.
 //
 // Plain data, no addon: the pure-JS exports need these words where the
 // addon cannot load.

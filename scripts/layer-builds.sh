@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Test launchers with a chosen set of enforcement layers switched on, for
-# the per-layer comparison (test/layers.test.js): scripts/layer-builds.sh
+# the per-layer comparison (test/meta/layers.test.js): scripts/layer-builds.sh
 # DIR [EXTRA_CFLAGS...]. Each build is DIR/sandy-launcher-<layers>, where
 # <layers> names the layers left on ("none", "view", "landlock", "seccomp",
 # "landlock+seccomp", "view+seccomp", "view+landlock", and every layer:

@@ -13,10 +13,10 @@ packages=(
   bubblewrap                     # the bwrap backend
   clang libclang-rt-dev          # libFuzzer for the parser's fuzz target
   util-linux attr                # setpriv, unshare and xattr tools for the tests
-  cppcheck                       # the C sources' static check (test/native.test.js)
+  cppcheck                       # the C sources' static check (test/unit/native.test.js)
   strace                         # "parsing makes no file-name system call"
   file                           # "the Release addon is stripped"
-  shellcheck                     # the CI workflow's run: blocks (test/workflow.test.js)
+  shellcheck                     # the CI workflow's run: blocks (test/meta/workflow.test.js)
   musl-tools                     # the shipped launcher: static, with musl
   qemu-user-static               # runs the other architecture's programs
 )

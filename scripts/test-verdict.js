@@ -1,7 +1,7 @@
 'use strict'
 // Judges one run of the suite from what its stages reported (see
 // scripts/tap-count.js for the counts of one stage). Pure: scripts/test.js
-// feeds it, test/strict.test.js proves each rule with real tap runs.
+// feeds it, test/meta/strict.test.js proves each rule with real tap runs.
 //
 // The closing line is "N passed, N failed, N skipped" (todos are counted
 // as skipped: neither ran to a pass). Strict mode (`npm test -- --strict`,

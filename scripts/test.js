@@ -130,9 +130,10 @@ function linuxStages () {
       stages.push({ name, seconds: 0, disabled: 'SANDY_TEST_NO_ASAN=1' })
     }
   } else if (stage('ASan/UBSan build', buildAsan).fail === 0) {
-    const files = fs.readdirSync(path.join(root, 'test'))
-      .filter((f) => f.endsWith('.test.js') && !NOT_UNDER_ASAN.includes(f))
+    const files = fs.readdirSync(path.join(root, 'test'), { recursive: true })
+      .filter((f) => f.endsWith('.test.js') && !NOT_UNDER_ASAN.includes(path.basename(f)))
       .map((f) => path.join('test', f))
+      .sort()
     console.log(`# not run under ASan/UBSan (no sanitized code in them): ${NOT_UNDER_ASAN.join(', ')}`)
     const preloadDir = fs.mkdtempSync('/tmp/sandy-asan-')
     try {

@@ -12,14 +12,14 @@ module.exports = [
       'Its cases run as uid 65534 in the same run.'
   },
   {
-    file: 'test/native.test.js',
+    file: 'test/unit/native.test.js',
     match: /^C: i386 int 0x80 kills \(not covered: a call the kernel refuses unfiltered \[unfiltered: killed by signal \d+\]\)$/,
     why: 'Some kernels (paravirtualised guests among them) kill an i386 int 0x80 before seccomp sees it, so the ' +
       'filter\'s own answer cannot be observed there; the call is refused either way, and the BPF interpreter ' +
       'cases (csrc/test/bpf_test.c) check the filter\'s i386 gate on every machine.'
   },
   {
-    file: 'test/bwrap-guard.test.js',
+    file: 'test/confinement/bwrap-guard.test.js',
     match: /# not covered: loader variables in the sanitizer stage\b/,
     why: 'The sanitizer stage\'s launcher is linked dynamically against the sanitizer runtimes, so glibc\'s loader ' +
       'variables reach it by construction. The shipped launcher is static; the first stage runs the same test against it.'

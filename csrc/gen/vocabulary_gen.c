@@ -4,7 +4,7 @@
  * without the addon (its pure-JS exports must work where the addon cannot
  * load), so they are carried over at build time instead of asked for at
  * run time, and a committed copy is held to this program's output by
- * scripts/c-tests.sh and test/vocabulary.test.js.
+ * scripts/c-tests.sh and test/meta/vocabulary.test.js.
  *
  * Not part of any program's build (scripts/sources.js leaves it out): it
  * only runs when the vocabulary changes, and in those two checks.
@@ -72,8 +72,8 @@ static void header(void)
 	       "// those, regenerate with\n"
 	       "//   cc -std=c11 -o vocabulary-gen csrc/gen/vocabulary_gen.c\n"
 	       "//   ./vocabulary-gen > lib/vocabulary.js\n"
-	       "// scripts/c-tests.sh and test/vocabulary.test.js fail while this file is\n"
-	       "// stale; test/vocabulary.test.js also holds types/index.d.ts to it.\n"
+	       "// scripts/c-tests.sh and test/meta/vocabulary.test.js fail while this file is\n"
+	       "// stale; test/meta/vocabulary.test.js also holds types/index.d.ts to it.\n"
 	       "//\n"
 	       "// Plain data, no addon: the pure-JS exports need these words where the\n"
 	       "// addon cannot load.\n");

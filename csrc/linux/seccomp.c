@@ -155,7 +155,7 @@ static int add_masked(scmp_filter_ctx ctx, uint32_t action, const char *name,
 	return add_rule(ctx, action, &s, 1, &cmp, err);
 }
 
-/* Test builds only (test/layers.test.js's meta-test, with
+/* Test builds only (test/meta/layers.test.js's meta-test, with
  * SANDY_SECCOMP_RUNTIME_BUILD): one always-denied call left out, to show
  * that the per-layer comparison notices a rule gone. A release build
  * never defines it, so the name matches nothing. */

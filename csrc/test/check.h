@@ -1,5 +1,5 @@
 /* One check of a C test that needs no child process: a line "ok   WHAT"
- * or "FAIL WHAT" (read by test/native.test.js), counted, and the closing
+ * or "FAIL WHAT" (read by test/unit/native.test.js), counted, and the closing
  * line "NAME: N passed, N failed, 0 skipped" with the exit status. */
 #ifndef SANDY_TEST_CHECK_H
 #define SANDY_TEST_CHECK_H

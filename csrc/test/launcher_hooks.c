@@ -1,7 +1,7 @@
 /* Test builds of the launcher only (scripts/coverage-build.sh links this
  * file and wraps the launcher's own calls with ld --wrap): coverage that
  * survives the namespaces, and fault injection. The shipped launcher
- * contains none of it (test/coverage.test.js checks its strings).
+ * contains none of it (test/meta/c-coverage.test.js checks its strings).
  *
  * Coverage. The launcher ends in execve, _exit or a signal it raises on
  * itself, after pivot_root, with Landlock and seccomp on: no .gcda file

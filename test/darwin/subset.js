@@ -4,8 +4,8 @@
 // launcher, and seatbelt.darwin.js, which runs the seatbelt backend for
 // real. None of it has run on a Mac yet (README.md, "macOS").
 module.exports = Object.freeze([
-  'test/seatbelt.test.js',
-  'test/classify.test.js',
-  'test/policy-document.test.js',
+  'test/unit/seatbelt.test.js',
+  'test/unit/classify.test.js',
+  'test/unit/policy-document.test.js',
   'test/darwin/seatbelt.darwin.js'
 ])

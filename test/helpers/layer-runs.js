@@ -1,5 +1,5 @@
 'use strict'
-// The per-layer comparison's machinery (test/layers.test.js, and
+// The per-layer comparison's machinery (test/meta/layers.test.js, and
 // scripts/layer-table.js, which writes test/layer-table.json): run the
 // confinement suite against a launcher build, read which cases passed, and
 // predict from the table which cases a set of layers must stop.
@@ -7,7 +7,8 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 
-const TEST_DIR = path.join(__dirname, '..')
+// (the confinement suite's folder; a case is named by its file's name there)
+const TEST_DIR = path.join(__dirname, '..', 'confinement')
 const OVERRIDE = path.join(__dirname, 'launcher-override.js')
 // Layers, as the builds name them; "base" (keyring, no_new_privs, the
 // capability drop) is on in every build but "none".

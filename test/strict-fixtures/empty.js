@@ -1,1 +1,1 @@
-// A test file with no test in it (test/strict.test.js runs it).
+// A test file with no test in it (test/meta/strict.test.js runs it).

@@ -1,6 +1,6 @@
 'use strict'
 // A passing test file with one skip that no allowlist entry covers
-// (test/strict.test.js runs it).
+// (test/meta/strict.test.js runs it).
 const t = require('tap')
 const { UNCOVERED } = require('../../scripts/test-verdict.js')
 t.pass('the covered part works')

@@ -1,4 +1,4 @@
-// Compiled with `tsc --noEmit --strict` by test/types.test.js: every exported
+// Compiled with `tsc --noEmit --strict` by test/package/types.test.js: every exported
 // type is used here, so a declaration that drifts from lib/ breaks the build.
 import sandy = require('sandy-native')
 import type {

@@ -1,4 +1,4 @@
-// sandy-native/dsh as a dsh deployment writes it (test/types.test.js
+// sandy-native/dsh as a dsh deployment writes it (test/package/types.test.js
 // compiles this with --strict).
 import { Context } from '@deepseek-ai/cordis'
 import { SandboxProvider } from '@deepseek-ai/dsh-sandbox'

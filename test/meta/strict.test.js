@@ -1,0 +1,114 @@
+'use strict'
+// The test net itself: real tap runs of small fixture files
+// (test/strict-fixtures/), counted by the suite's own reporter and judged
+// by the suite's own verdict, must fail strict mode for an empty file, a
+// file whose tests all skip, a todo, an unlisted skip, a switched-off
+// stage and a non-root run, and must pass it for a recorded, allowlisted
+// gap. Without strict mode the same runs pass, with the findings printed.
+const t = require('tap')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+const { judge, UNCOVERED } = require('../../scripts/test-verdict.js')
+const { plainNodeEnv } = require('../helpers/sandbox.js')
+const allowlist = require('../allowed-skips.js')
+
+const root = path.join(__dirname, '..', '..')
+const FIXTURES = path.join(__dirname, '..', 'strict-fixtures')
+
+// One tap run of the named fixtures, from a scratch project (so this run's
+// .tap/ data stays apart from the outer run's), with the suite's reporter.
+function tapRun (t, names, status = 0) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-strict-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'))
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'scratch', tap: { plugin: ['!@tapjs/typescript'] } }))
+  const countFile = path.join(dir, 'counts.json')
+  const r = spawnSync(path.join(root, 'node_modules', '.bin', 'tap'),
+    ['--disable-coverage', '--reporter', path.join(root, 'scripts', 'tap-count.js'), ...names.map((n) => path.join(FIXTURES, `${n}.js`))],
+    { cwd: dir, env: plainNodeEnv({ SANDY_TAP_COUNT_FILE: countFile }), encoding: 'utf8' })
+  t.equal(r.status, status, `tap itself exits ${status} on the fixtures ${names.join(', ')} (${(r.stderr || '').slice(0, 300)})`)
+  // (tap names each file relative to the directory it ran in)
+  return { ...JSON.parse(fs.readFileSync(countFile, 'utf8')), cwd: dir }
+}
+
+const verdicts = (counts, extra = {}) => [true, false].map((strict) =>
+  judge({ stages: [{ name: 'fixtures', seconds: 1, counts }], strict, uid: 0, allowlist, ...extra }))
+
+const CLOSING = /^\d+ passed, \d+ failed, \d+ skipped$/
+
+// One run of every fixture; a second of the allowlisted gap alone.
+const all = tapRun(t, ['empty', 'skipped', 'todo', 'unlisted', 'uncovered'])
+const gapOnly = tapRun(t, ['uncovered'])
+
+for (const [fixture, problem] of [
+  ['empty', /empty\.js: no test passed in it/],
+  ['skipped', /skipped\.js: no test passed in it/],
+  ['todo', /todo\.js: todo "this is for later"/],
+  ['unlisted', /unlisted\.js: skip not on the allowlist: "not covered: bwrap backend: bubblewrap is not installed"/]
+]) {
+  t.test(`strict mode fails on ${fixture}.js; plain mode only warns`, async (t) => {
+    t.equal(all.fail, 0, 'no assertion failed')
+    const [strict, plain] = verdicts(all)
+    t.notOk(strict.ok, 'strict: the run fails')
+    t.match(strict.closing, CLOSING)
+    t.notMatch(strict.closing, / 0 failed/, 'strict: the closing line counts the problems as failures')
+    t.ok(strict.problems.some((p) => problem.test(p)), 'strict names the problem')
+    t.ok(plain.ok, 'plain: the run passes')
+    t.match(plain.closing, / 0 failed, [1-9]\d* skipped$/, 'plain: the skips are in the closing line')
+    t.ok(plain.lines.some((l) => problem.test(l)), 'plain: the problem is printed')
+  })
+}
+
+t.test('a recorded, allowlisted gap passes strict mode and is named', async (t) => {
+  const [strict] = verdicts(gapOnly)
+  t.ok(strict.ok, `strict passes (${strict.problems.join('; ')})`)
+  t.equal(strict.closing, '1 passed, 0 failed, 1 skipped')
+  t.ok(strict.lines.includes('Not covered in this run:'), 'the gap is listed')
+  t.ok(strict.lines.some((l) => /^ {2}- landlock backend as root: /.test(l)), 'by backend and user')
+  t.notOk(verdicts(all)[0].problems.some((p) => p.includes('uncovered.js')), 'and is no problem beside others')
+})
+
+t.test('a failed assertion is named by file and subtests in the closing lines', async (t) => {
+  const failing = tapRun(t, ['failing'], 1)
+  t.equal(failing.fail, 1)
+  t.equal(failing.fails.length, 1)
+  t.equal(path.resolve(failing.cwd, failing.fails[0].file), path.join(FIXTURES, 'failing.js'))
+  t.equal(failing.fails[0].name, 'outer > inner > one is two')
+  const [strict] = verdicts(failing)
+  t.notOk(strict.ok)
+  const at = strict.lines.indexOf('Failed:')
+  t.ok(at >= 0, 'a Failed: section')
+  t.equal(strict.lines[at + 1], `  - fixtures: ${failing.fails[0].file}: outer > inner > one is two`)
+  t.notOk(verdicts(gapOnly)[0].lines.includes('Failed:'), 'no such section when nothing failed')
+})
+
+t.test('strict mode fails a switched-off stage and a run that is not root', async (t) => {
+  const off = judge({
+    stages: [{ name: 'suite', seconds: 1, counts: gapOnly }, { name: 'suite under ASan/UBSan', seconds: 0, disabled: 'SANDY_TEST_NO_ASAN=1' }],
+    strict: true,
+    uid: 0,
+    allowlist
+  })
+  t.notOk(off.ok)
+  t.match(off.problems.join('\n'), /stage "suite under ASan\/UBSan" was switched off \(SANDY_TEST_NO_ASAN=1\)/)
+  t.match(off.lines.at(-1), /suite under ASan\/UBSan off; total/, 'the stage times show it off')
+  const [user, userPlain] = verdicts(gapOnly, { uid: 1000 })
+  t.notOk(user.ok)
+  t.match(user.problems.join('\n'), /not run as root \(uid 1000\)/)
+  t.ok(userPlain.ok, 'plain mode runs as any user')
+  t.ok(userPlain.lines.some((l) => /root and uid 65534: this run is uid 1000/.test(l)), 'and says which users it did not cover')
+})
+
+t.test('every allowlist entry has a pattern and says why; one without does not pass', async (t) => {
+  t.ok(allowlist.length > 0)
+  for (const e of allowlist) {
+    t.ok(e.match instanceof RegExp, `${e.match} is a pattern`)
+    t.ok(typeof e.why === 'string' && e.why.length > 40, `${e.match} says why`)
+    t.ok(e.match.source.startsWith(`^${UNCOVERED}`) || e.file, `${e.match} names a gap or one file`)
+  }
+  const bad = judge({ stages: [{ name: 's', seconds: 1, counts: gapOnly }], strict: true, uid: 0, allowlist: [{ match: /^not covered:/ }] })
+  t.notOk(bad.ok)
+  t.match(bad.problems.join('\n'), /an entry without a pattern or a reason/)
+})

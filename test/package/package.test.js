@@ -1,0 +1,129 @@
+'use strict'
+// What `npm pack` ships and how a project reaches it: the tarball's file
+// list (LICENSE, README, the code and types; no C tests), package.json's
+// exports resolved from a project that depends on the package, one class
+// whether it is imported or required, and the bundled types compiled by
+// TypeScript consumers (CommonJS and ESM) without @types/node.
+const t = require('tap')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+const sandy = require('../..')
+
+const root = path.join(__dirname, '..', '..')
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_OPTIONS' && k !== 'NODE_V8_COVERAGE'))
+
+// A project whose node_modules/sandy-native is this checkout.
+function project (t) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-project-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  fs.mkdirSync(path.join(dir, 'node_modules'))
+  fs.symlinkSync(root, path.join(dir, 'node_modules', 'sandy-native'))
+  fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "consumer", "private": true }\n')
+  return dir
+}
+
+t.test('npm pack ships LICENSE, README, the code and types, and no C tests', async (t) => {
+  const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', env })
+  t.equal(r.status, 0, r.stderr)
+  const files = JSON.parse(r.stdout)[0].files.map((f) => f.path)
+  for (const f of ['LICENSE', 'README.md', 'package.json', 'lib/index.js', 'lib/index.mjs', 'lib/binding.js', 'types/index.d.ts', 'bin/sandy', 'binding.gyp']) {
+    t.ok(files.includes(f), `${f} is shipped`)
+  }
+  t.same(files.filter((f) => f.startsWith('csrc/test/') || f.startsWith('test/')), [], 'no test is shipped')
+  t.ok(files.some((f) => f.startsWith('csrc/core/')), 'the C sources are (an install may build them)')
+  for (const f of files.filter((f) => f.startsWith('lib/') || f.startsWith('types/'))) {
+    t.ok(fs.existsSync(path.join(root, f)), `${f} exists`)
+  }
+  t.same(fs.readdirSync(path.join(root, 'lib')).filter((f) => !files.includes(`lib/${f}`)), [], 'every lib/ file is shipped')
+})
+
+t.test('package.json: license, repository, homepage, bugs', async (t) => {
+  const pkg = require('../../package.json')
+  t.equal(pkg.license, 'MIT')
+  t.match(fs.readFileSync(path.join(root, 'LICENSE'), 'utf8'), /^MIT License\n\nCopyright \(c\) 2026 the sandy-native authors\n/)
+  t.match(pkg.repository, { type: 'git', url: 'git+https://github.com/sandy-native/sandy-native.git' })
+  t.equal(pkg.homepage, 'https://github.com/sandy-native/sandy-native#readme')
+  t.same(pkg.bugs, { url: 'https://github.com/sandy-native/sandy-native/issues' })
+})
+
+// npm runs "preX" and "postX" around "X" on its own: a script named so by
+// accident runs where nobody asked (a "prebuild" script ran before every
+// `npm run build`).
+t.test('no npm script is another one\'s pre or post hook', async (t) => {
+  const hooks = (scripts) => scripts.filter((s) => /^(pre|post)/.test(s) && scripts.includes(s.replace(/^(pre|post)/, '')))
+  const scripts = Object.keys(JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')).scripts)
+  t.same(hooks(scripts), [], `scripts: ${scripts.join(', ')}`)
+  t.same(hooks(['build', 'prebuild', 'prebuilds', 'test']), ['prebuild'], 'control: it names a hook')
+})
+
+t.test('the exports map resolves from a project, and closes the rest', async (t) => {
+  const dir = project(t)
+  const script = `
+    const out = {
+      require: require.resolve('sandy-native'),
+      packageJson: require.resolve('sandy-native/package.json'),
+      import: import.meta.resolve('sandy-native')
+    }
+    try { require.resolve('sandy-native/lib/binding.js') } catch (err) { out.deep = err.code }
+    process.stdout.write(JSON.stringify(out))
+  `
+  // import.meta needs ESM; require comes from createRequire
+  fs.writeFileSync(path.join(dir, 'resolve.mjs'), `import { createRequire } from 'node:module'\nconst require = createRequire(import.meta.url)\n${script}`)
+  const r = spawnSync(process.execPath, [path.join(dir, 'resolve.mjs')], { cwd: dir, encoding: 'utf8', env })
+  t.equal(r.status, 0, r.stderr)
+  const out = JSON.parse(r.stdout)
+  const real = fs.realpathSync(root)
+  t.equal(out.require, path.join(real, 'lib', 'index.js'))
+  t.equal(out.packageJson, path.join(real, 'package.json'))
+  t.equal(out.import, `file://${path.join(real, 'lib', 'index.mjs')}`)
+  t.equal(out.deep, 'ERR_PACKAGE_PATH_NOT_EXPORTED', 'internal modules are not part of the API')
+})
+
+t.test('import and require give the same classes', async (t) => {
+  const dir = project(t)
+  fs.writeFileSync(path.join(dir, 'same.mjs'), `
+    import { createRequire } from 'node:module'
+    import sandy, { SandboxPolicy, SandboxError, limits } from 'sandy-native'
+    const cjs = createRequire(import.meta.url)('sandy-native')
+    const policy = new SandboxPolicy('block_all')
+    process.stdout.write(JSON.stringify([
+      SandboxPolicy === cjs.SandboxPolicy, policy instanceof cjs.SandboxPolicy,
+      new cjs.SandboxError('InvalidPolicy', 'x') instanceof SandboxError, sandy === cjs, limits === cjs.limits
+    ]))
+  `)
+  const r = spawnSync(process.execPath, [path.join(dir, 'same.mjs')], { cwd: dir, encoding: 'utf8', env })
+  t.equal(r.status, 0, r.stderr)
+  t.same(JSON.parse(r.stdout), [true, true, true, true, true])
+})
+
+t.test('the ESM entry names every CommonJS export, and only those', async (t) => {
+  const esm = await import('../../lib/index.mjs')
+  t.same(Object.keys(esm).filter((k) => k !== 'default').sort(), Object.keys(sandy).sort())
+  for (const k of Object.keys(sandy)) t.equal(esm[k], sandy[k], `${k} is the same value`)
+  t.equal(esm.default, sandy)
+})
+
+t.test('the bundled types compile for CommonJS and ESM consumers without @types/node', async (t) => {
+  const dir = project(t)
+  const body = `
+const bytes = new Uint8Array([0x2f, 0x75, 0x73, 0x72]) // /usr
+const policy = new SandboxPolicy(NetworkPolicy.BlockAll).grant(bytes, AccessMode.Read, PathScope.Subtree)
+const confined = confinePolicy(['/bin/true'], policy, { cwd: bytes })
+const kind: 'runner-failure' | 'denied' | 'ordinary' = classifyExit(confined, { code: 1, signal: 'SIGTERM', stderr: bytes }).kind
+export const used = [kind, limits.pathBytes]
+`
+  fs.writeFileSync(path.join(dir, 'esm.mts'), `import { SandboxPolicy, NetworkPolicy, AccessMode, PathScope, confinePolicy, classifyExit, limits } from 'sandy-native'\n${body}`)
+  fs.writeFileSync(path.join(dir, 'cjs.cts'), `import sandy = require('sandy-native')\nconst { SandboxPolicy, NetworkPolicy, AccessMode, PathScope, confinePolicy, classifyExit, limits } = sandy\n${body}`)
+  fs.writeFileSync(path.join(dir, 'tsconfig.json'), JSON.stringify({
+    compilerOptions: { strict: true, noEmit: true, module: 'nodenext', moduleResolution: 'nodenext', target: 'es2022', lib: ['es2022'], types: [] },
+    files: ['esm.mts', 'cjs.cts']
+  }))
+  const tsc = path.join(root, 'node_modules', 'typescript', 'bin', 'tsc')
+  const r = spawnSync(process.execPath, [tsc, '-p', dir, '--traceResolution'], { cwd: dir, encoding: 'utf8', env })
+  t.equal(r.status, 0, r.stdout.split('\n').filter((l) => l.includes('error TS')).join('\n'))
+  const typesFile = path.join(fs.realpathSync(root), 'types', 'index.d.ts')
+  t.match(r.stdout, `'sandy-native' was successfully resolved to '${typesFile}'`, 'through the exports map')
+  t.notMatch(r.stdout, /@types\/node/, 'no Node types are read')
+})

@@ -1,0 +1,100 @@
+'use strict'
+// `sandy run --mode`: the seam's modes from the command line, with each
+// usable backend, as root and as an unprivileged user.
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawn } = require('node:child_process')
+const { users, backendsFor, withSanitizerEnv } = require('../helpers/sandbox.js')
+const { runCommand } = require('../../lib/cli-run.js')
+const { main } = require('../../lib/cli.js')
+
+const SANDY = path.join(__dirname, '..', '..', 'bin', 'sandy')
+
+const dir = fs.realpathSync(fs.mkdtempSync('/var/tmp/sandy-cli-'))
+fs.chmodSync(dir, 0o755)
+t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+
+// The CLI as a process; env -u NODE_OPTIONS keeps tap's hooks out of it.
+function cli (user, args, cwd) {
+  const argv = [...user.wrap, '/usr/bin/env', '-u', 'NODE_OPTIONS', process.execPath, SANDY, ...args]
+  return new Promise((resolve) => {
+    const child = spawn(argv[0], argv.slice(1), { cwd, env: withSanitizerEnv({ PATH: '/usr/bin:/bin' }), stdio: ['ignore', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => { stdout += d })
+    child.stderr.on('data', (d) => { stderr += d })
+    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
+  })
+}
+
+for (const user of users()) {
+  const ws = path.join(dir, `ws-${user.uid}`)
+  const outdir = path.join(dir, `outside-${user.uid}`)
+  const outside = path.join(outdir, 'file')
+  for (const d of [ws, outdir]) {
+    fs.mkdirSync(d)
+    fs.chownSync(d, user.uid, user.gid)
+  }
+  // (a root process is not offered the Landlock-only level; the CLI run as
+  // uid 65534 is, by its own probe)
+  for (const backend of backendsFor(t, user, ['sandy', 'bwrap', 'landlock'])) {
+    t.test(`sandy run --mode with ${backend} [${user.name}]`, async (t) => {
+      const write = (target) => ['/bin/sh', '-c', `echo x > ${target}`]
+      const made = path.join(ws, `made-${backend}`)
+      const ok = await cli(user, ['run', '--mode', 'workspace-write', '--backend', backend, '--', ...write(made)], ws)
+      t.equal(ok.code, 0, ok.stderr)
+      t.ok(fs.existsSync(made), 'the workspace write landed')
+
+      const denied = await cli(user, ['run', '--mode', 'workspace-write', '--root', ws, '--backend', backend, '--', ...write(outside)], '/')
+      t.not(denied.code, 0)
+      t.match(denied.stderr, /Read-only file system|Permission denied/)
+      t.notOk(fs.existsSync(outside), 'nothing outside the root')
+
+      const ro = await cli(user, ['run', '--mode', 'read-only', '--backend', backend, '--', ...write(path.join(ws, 'ro'))], ws)
+      t.not(ro.code, 0)
+      t.notOk(fs.existsSync(path.join(ws, 'ro')), 'read-only wrote nothing')
+
+      // the same writes succeed unconfined
+      for (const target of [outside, path.join(ws, 'ro')]) {
+        const bare = await new Promise((resolve) => {
+          const argv = [...user.wrap, ...write(target)]
+          spawn(argv[0], argv.slice(1)).on('close', resolve)
+        })
+        t.equal(bare, 0, `unconfined, ${path.basename(target)} can be written`)
+        fs.rmSync(target)
+      }
+    })
+  }
+}
+
+t.test('sandy run --mode argument errors and refusals', async (t) => {
+  const lines = []
+  const io = { out: (x) => lines.push(x), err: (x) => lines.push(x) }
+  for (const args of [
+    ['--mode', 'read-only', '--policy', '/x.json', '--', 'true'],
+    ['--policy', '/x.json', '--root', dir, '--', 'true'],
+    ['--policy', '/x.json', '--backend', 'bwrap', '--', 'true'],
+    ['--root', dir, '--', 'true']
+  ]) {
+    lines.length = 0
+    t.equal(await runCommand(args, io), 2, `usage error: ${JSON.stringify(args)}`)
+  }
+  lines.length = 0
+  t.equal(await runCommand(['--mode', 'read-only', '--backend', 'seatbelt', '--', 'true'], io), 1)
+  t.match(lines.join(''), /seatbelt backend is not usable[\s\S]*\n {2}seatbelt: /, 'the reasons are listed')
+  lines.length = 0
+  t.equal(await runCommand(['--mode', 'danger-full-access', '--', 'true'], io), 2, 'a usage error')
+  t.match(lines.join(''), /^sandy run: --mode danger-full-access would run the command unconfined: run it without sandy\n/)
+  lines.length = 0
+  t.equal(await runCommand(['--mode', 'read-only', '--root', dir, '--cwd', dir, '--', '/bin/sh', '-c', 'exit 3'], io), 3, 'exit status passes through')
+  t.equal(await main(['run', '--mode', 'read-only', '--', '/bin/true'], io), 0, 'dispatched by the CLI')
+  lines.length = 0
+  const pkgRoot = path.join(__dirname, '..', '..')
+  t.equal(await runCommand(['--mode', 'workspace-write', '--root', pkgRoot, '--cwd', dir, '--', '/bin/true'], io), 0)
+  t.match(lines.join(''), /^sandy: warning: sandy-native's own files \(its JavaScript and addon\) lie inside the writable workspace: /,
+    'a workspace holding the package itself: warned on stderr, and run')
+  lines.length = 0
+  t.equal(await runCommand(['--mode', 'read-only', '--root', pkgRoot, '--cwd', dir, '--', '/bin/true'], io), 0)
+  t.same(lines, [], 'read-only: nothing there is writable, no warning')
+})
