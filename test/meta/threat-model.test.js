@@ -1,14 +1,15 @@
 'use strict'
-// THREAT_MODEL.md maps every promise to tests and logs every outside
-// finding: each cited test must exist (its file, and the fragment of its
-// name as written there), every promise must cite one, and every finding
-// must be a test, a documented limit, or open in a named issue.
+// THREAT_MODEL.md maps every promise to tests, and docs/findings.md logs
+// every outside finding: each cited test must exist (its file, and the
+// fragment of its name as written there), every promise must cite one, and
+// every finding must be a test, a documented limit, or open in a named issue.
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 
 const root = path.join(__dirname, '..', '..')
 const doc = fs.readFileSync(path.join(root, 'THREAT_MODEL.md'), 'utf8')
+const findings = fs.readFileSync(path.join(root, 'docs', 'findings.md'), 'utf8')
 const CITATION = /`(test\/[\w./-]+\.(?:test|darwin)\.js)` › "([^"]+)"/g
 
 function citations (text) {
@@ -16,11 +17,12 @@ function citations (text) {
   return [...text.matchAll(CITATION)].map((m) => ({ file: m[1], fragment: m[2].replace(/\s+/g, ' ') }))
 }
 
-// The rows of the markdown tables under a heading that starts with `title`.
-function tableRows (title) {
-  const start = doc.split('\n').findIndex((l) => l.startsWith('## ') && l.slice(3).startsWith(title))
+// The rows of the markdown tables under a heading of text that starts
+// with `title`.
+function tableRows (title, text = doc) {
+  const start = text.split('\n').findIndex((l) => /^#{1,2} /.test(l) && l.replace(/^#+ /, '').startsWith(title))
   const rows = []
-  for (const line of doc.split('\n').slice(start + 1)) {
+  for (const line of text.split('\n').slice(start + 1)) {
     if (line.startsWith('## ')) break
     if (line.startsWith('| ') && !line.startsWith('| ---') && !/^\| (promise|#) \|/.test(line)) rows.push(line)
   }
@@ -28,7 +30,7 @@ function tableRows (title) {
 }
 
 t.test('every cited test exists', async (t) => {
-  const all = citations(doc)
+  const all = [...citations(doc), ...citations(findings)]
   t.ok(all.length > 40, `${all.length} citations`)
   for (const { file, fragment } of all) {
     const p = path.join(root, file)
@@ -48,7 +50,7 @@ t.test('every promise cites a test', async (t) => {
 })
 
 t.test('every finding is a test, a limit, or open in an issue', async (t) => {
-  const rows = tableRows('Findings log')
+  const rows = tableRows('Findings log', findings)
   t.ok(rows.length >= 14, `${rows.length} findings`)
   for (const row of rows) {
     const status = row.split('|').at(-2).trim()
