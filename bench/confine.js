@@ -6,7 +6,7 @@
 // beside a bare spawnSync of /bin/true in the same process (what a
 // process started per call would cost there), and beside a confine()
 // with no protected reads (protect: []: what finding the presets' paths
-// costs, README.md, "Protected reads"). Each in a fresh Node process;
+// costs, docs/api.md, "Protected reads"). Each in a fresh Node process;
 // medians; never fails on time.
 //   node bench/confine.js [calls]   (default 300)
 const fs = require('node:fs')

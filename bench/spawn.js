@@ -46,7 +46,7 @@ const old = against ? launcherAt(against) : null
 const variants = [['bare', argv]]
 for (const backend of ['sandy', 'landlock', 'bwrap']) {
   if (!sandy.probe().backends[backend].usable) continue
-  // the Landlock-only level refuses uid 0 (README, "Backends")
+  // the Landlock-only level refuses uid 0 (docs/backends.md)
   if (backend === 'landlock' && process.getuid() === 0) continue
   const provider = sandy.createLocalSandboxProvider({ backend })
   for (const mode of ['read-only', 'workspace-write']) {

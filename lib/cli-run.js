@@ -23,7 +23,7 @@ const { PRESET_NAMES } = require('./protect')
 const SHIELD_FLAGS = ['deny-read', 'protect', 'no-protect', 'keep-env']
 const BACKENDS = ['auto', ...NAMED]
 // What each backend leaves ungoverned when it reports partial enforcement,
-// said before the command runs (README.md, "Backends and their promises").
+// said before the command runs (docs/backends.md).
 const PARTIAL_GAPS = {
   sandy: 'some of the policy is not enforced on this host (sandy probe says what)',
   bwrap: 'a read-only bind does not stop writing into a host FIFO or connecting to a host UNIX socket',
@@ -242,7 +242,7 @@ const RUN = {
     root: { type: 'string', value: 'DIR', help: 'the workspace root of --mode (default: --cwd, else the current directory)' },
     'allow-write': { type: 'string', multiple: true, value: 'DIR', help: `with --mode workspace-write, DIR is writable too, as a tool's cache (~/.npm); repeatable, at most ${LAUNCHER.writableRootsMax}; not /, /tmp, or one holding the launcher's copy` },
     'deny-read': { type: 'string', multiple: true, value: 'PATH', help: 'PATH (a file, socket or directory that exists) is unreadable and unconnectable inside; repeatable' },
-    protect: { type: 'string', multiple: true, value: 'PRESET', help: `only these presets: ${PRESET_NAMES.join(', ')} (default: both; README.md, "Protected reads"); repeatable` },
+    protect: { type: 'string', multiple: true, value: 'PRESET', help: `only these presets: ${PRESET_NAMES.join(', ')} (default: both; docs/api.md, "Protected reads"); repeatable` },
     'no-protect': { type: 'boolean', help: 'no preset: credential files readable and host sockets reachable' },
     'keep-env': { type: 'string', multiple: true, value: 'NAME', help: 'keep the variable NAME, which the launcher would remove as a secret; repeatable' },
     backend: { type: 'string', value: 'NAME', help: `one of ${BACKENDS.join(', ')} (default: auto, the first usable)` },

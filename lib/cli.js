@@ -81,7 +81,7 @@ function packageRows (pkg) {
   ]
 }
 
-// What keeps each protection (README.md, "Protected reads"): by which
+// What keeps each protection (docs/api.md, "Protected reads"): by which
 // mechanism, or "no".
 function protectionRows (protections) {
   const rows = [['BACKEND', 'CREDENTIAL FILES', 'HOST SOCKETS', 'SECRET VARIABLES']]

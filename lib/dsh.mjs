@@ -18,7 +18,7 @@ import ownModule from './own.js'
 const { own } = ownModule
 
 const PROVIDER_KEYS = ['backend', 'runnerCommand', 'runnerFailureSignatures', 'runnerEnforcement', 'writableRoots', 'protect', 'denyRead', 'keepEnv']
-// (the protections pass as they are: README.md, "Protected reads")
+// (the protections pass as they are: docs/api.md, "Protected reads")
 const PASSED_KEYS = ['backend', 'writableRoots', 'protect', 'denyRead', 'keepEnv']
 const POLICY_KEYS = ['mode', 'workspaceRoot']
 

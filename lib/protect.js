@@ -106,7 +106,7 @@ const PRESETS = Object.freeze({
   ])
 })
 const PRESET_NAMES = Object.freeze(Object.keys(PRESETS))
-// In the seam's modes unless the caller says otherwise (README.md,
+// In the seam's modes unless the caller says otherwise (docs/api.md,
 // "Departures"): both.
 const DEFAULT_PRESETS = PRESET_NAMES
 

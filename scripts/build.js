@@ -72,7 +72,7 @@ const missing = missingTools()
 if (missing.length > 0) {
   console.error(`sandy-native: building from source (${reason}) needs ${missing.join(', ')} on PATH: ` +
     'install build-essential and python3 (Debian, Ubuntu), build-base, python3 and linux-headers (Alpine), ' +
-    'or the Xcode command line tools (macOS); see README.md, "Build and packaging notes"')
+    'or the Xcode command line tools (macOS); see docs/development.md, "Build and packaging notes"')
   process.exit(1)
 }
 // configure + build (not rebuild): make stays incremental between builds.

@@ -16,7 +16,7 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { spawnSync } = require('node:child_process')
 
-// The prebuilds a release holds. macOS builds from source (README.md).
+// The prebuilds a release holds. macOS builds from source (README.md, "Supported platforms").
 const MATRIX = [
   { arch: 'x64', machine: 'Advanced Micro Devices X86-64', file: 'x86-64' },
   { arch: 'arm64', machine: 'AArch64', file: 'ARM aarch64' }

@@ -102,7 +102,7 @@ function sanitizerEnv (preloadDir) {
 // (which build-asan/ does not copy), the test net itself, and dsh's stack
 // (the adapter is JavaScript over the provider the suite already runs
 // there; dsh's processes are its own).
-const NOT_UNDER_ASAN = ['layers.test.js', 'c-coverage.test.js', 'native.test.js', 'threat-model.test.js', 'code-map.test.js', 'layering.test.js', 'package.test.js',
+const NOT_UNDER_ASAN = ['layers.test.js', 'c-coverage.test.js', 'native.test.js', 'threat-model.test.js', 'code-map.test.js', 'layering.test.js', 'docs.test.js', 'package.test.js',
   'strict.test.js', 'types.test.js', 'prebuild.test.js', 'install.test.js', 'workflow.test.js', 'dsh.test.js']
 
 const stages = []

@@ -19,7 +19,7 @@ export interface SandyProviderConfig {
   runnerEnforcement?: SandboxEnforcement
   /** Directories writable beside a workspace-write workspace (the provider's `writableRoots`). */
   writableRoots?: readonly string[]
-  /** The provider's protected reads and kept secret variables, as they are (README.md, "Protected reads"). */
+  /** The provider's protected reads and kept secret variables, as they are (docs/api.md, "Protected reads"). */
   protect?: readonly ProtectPreset[]
   denyRead?: readonly string[]
   keepEnv?: readonly string[]

@@ -272,7 +272,7 @@ export interface LocalSandboxProviderOptions {
    */
   writableRoots?: readonly string[]
   /**
-   * The presets of protected reads (README.md, "Protected reads"): by
+   * The presets of protected reads (docs/api.md, "Protected reads"): by
    * default both, `'credentials'` (the user's private keys and tokens
    * unreadable) and `'host-sockets'` (container engines, agents, session
    * buses unconnectable); `[]` turns both off. A backend that cannot keep

@@ -50,7 +50,7 @@ static const char *const bwrap_fatal[] = {"bwrap: ", NULL};
  * (65), sandbox_apply refused, as when already sandboxed, or an exec that
  * failed (71; the shim keeps a missing command the shell's 127). A denied or
  * missing command never prints that prefix (reported by others, never run
- * here: README.md, "macOS"). */
+ * here: docs/backends.md, "macOS"). */
 static const char *const seatbelt_denials[] = {
 	"Operation not permitted",
 	NULL,

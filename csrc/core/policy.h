@@ -8,7 +8,7 @@
 
 #include "vocabulary.h"
 
-/* Documented bounds (README.md, "Limits"). */
+/* Documented bounds (docs/backends.md, "Limits"). */
 #define SANDY_DOC_MAX_BYTES 65536u        /* one more byte is TooLarge */
 #define SANDY_SECTION_MAX_ENTRIES 256u    /* per document section */
 #define SANDY_EFFECTIVE_RULES_MAX 1024u   /* after resolution, all kinds */

@@ -176,7 +176,7 @@ static void judge_seatbelt(const sandy_probe_report *r,
 	else
 		/* system services stay reachable through mach-lookup, and the
 		 * profile has been checked here by the probe's own writes
-		 * only (README.md, "macOS") */
+		 * only (docs/backends.md, "macOS") */
 		set_usable(v, SANDY_ENFORCEMENT_PARTIAL,
 			   "/usr/bin/sandbox-exec enforced both profiles on "
 			   "the probe's writes; system services stay reachable");

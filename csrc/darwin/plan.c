@@ -24,7 +24,7 @@
  * it) and no terminal revoked; signals only within the sandbox. In SBPL
  * a later rule wins over an earlier one, so the terminal rule, which
  * narrows the default's file-ioctl, comes last. Other system services stay
- * reachable through mach-lookup (README.md, "macOS"). ioctl-command needs
+ * reachable through mach-lookup (docs/backends.md, "macOS"). ioctl-command needs
  * macOS 13: an older sandbox-exec cannot parse the profile, and the probe
  * fails closed. */
 #define BASE                                                                 \

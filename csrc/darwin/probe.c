@@ -14,7 +14,7 @@
  * parse, sandbox_apply refused inside another sandbox, a rule that does
  * not hold) leaves the backend unusable, with the first check that failed
  * as the reason. Compiled on Linux against csrc/test/darwin_sdk.h
- * (test/unit/native.test.js); never run on a Mac (README.md, "macOS"). */
+ * (test/unit/native.test.js); never run on a Mac (docs/backends.md, "macOS"). */
 #include "../core/probe.h"
 
 #include <errno.h>

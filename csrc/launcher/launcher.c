@@ -10,16 +10,16 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-#include "../linux/apply.h"
 #include "exec.h"
 #include "../core/copy_dirs.h"
 #include "../core/guard_argv.h"
-#include "../core/probe.h"
-#include "../linux/guard.h"
-#include "../core/protocol.h"
 #include "../core/policy_argv.h"
+#include "../core/probe.h"
+#include "../core/protocol.h"
 #include "../core/resolve.h"
 #include "../core/secret_env.h"
+#include "../linux/apply.h"
+#include "../linux/guard.h"
 
 extern char **environ;
 

@@ -1,5 +1,5 @@
 /* seccomp: the last step before execve. Closes what Landlock and the view
- * leave open (README.md, "How the Linux launcher works").
+ * leave open (docs/backends.md, "How the Linux launcher works").
  *
  * The rules are written once, with libseccomp, in sandy_seccomp_build().
  * Only eight filters exist (network blocked or not x subprocesses allowed

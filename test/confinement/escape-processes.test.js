@@ -393,7 +393,7 @@ for (const user of users()) {
 // An interactive shell on a pseudo-terminal: a job started, suspended with
 // Ctrl-Z, resumed with fg, interrupted with Ctrl-C, then another command.
 // (bwrap runs its command in a session of its own, without a terminal:
-// README.md, "Backends and their promises".) The job's words are split
+// docs/backends.md.) The job's words are split
 // with quotes so that their echo is not what is expected; the job reads
 // on whatever interrupts its read, so that only the Ctrl-C ends it.
 const JOB = 'sh -c \'trap "echo con""t" CONT; echo rea""dy; while :; do read x || :; done\''
@@ -411,7 +411,7 @@ for (const user of users()) {
         t.notMatch(r.stdout, /missing: /, `every step happened (${describe(r)})`)
         // dash gives the terminal back to the process group it started in
         // when it exits: in a PID namespace of its own that group has no
-        // number (README.md, "Limits")
+        // number (docs/backends.md, "Limits")
         const dashInOwnNamespace = shell[0] === '/bin/sh' && backend === 'sandy'
         t.match(r.stdout, dashInOwnNamespace ? /Cannot set tty process group \(No such process\)\s*\nexit 2\s*$/ : /\nexit 0\s*$/,
           dashInOwnNamespace ? 'dash ends complaining about its process group' : 'the shell ends cleanly')

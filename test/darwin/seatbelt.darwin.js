@@ -2,7 +2,7 @@
 // The seatbelt backend on a Mac, for real: every case spawns the argv the
 // provider returns, checks the kernel's answer, and shows the same action
 // succeeding unconfined. macOS only (test/darwin/subset.js); written on
-// Linux and never run yet (README.md, "macOS"), so the first run on a Mac
+// Linux and never run yet (docs/backends.md, "macOS"), so the first run on a Mac
 // is its first test too.
 const t = require('tap')
 const fs = require('node:fs')

@@ -227,9 +227,10 @@ t.test('the addon loads and parses JSON with libcjson hidden', async (t) => {
 })
 
 // cJSON's notice ships in licenses/ (package.json files): the file is the
-// LICENSE of the source the addon was built from, and the README's
-// packaging note names the version and checksum scripts/fetch-cjson.sh pins.
-t.test('cJSON\'s notice and the README match the pinned source', async (t) => {
+// LICENSE of the source the addon was built from, and the packaging note
+// (docs/development.md) names the version and checksum
+// scripts/fetch-cjson.sh pins.
+t.test('cJSON\'s notice and the packaging note match the pinned source', async (t) => {
   const fetch = fs.readFileSync(path.join(root, 'scripts', 'fetch-cjson.sh'), 'utf8')
   const version = /^version=(\S+)$/m.exec(fetch)[1]
   const dsc = /^dsc_sha256=([0-9a-f]{64})$/m.exec(fetch)[1]
@@ -239,7 +240,7 @@ t.test('cJSON\'s notice and the README match the pinned source', async (t) => {
     fs.readFileSync(path.join(root, 'deps', 'cjson', 'LICENSE'), 'utf8'), 'licenses/cJSON.txt is the source\'s LICENSE')
   t.ok(require('../../package.json').files.includes('licenses/'), 'licenses/ is in the package')
   t.ok(require('../../package.json').files.includes('scripts/fetch-cjson.sh'), 'so is the fetch script (builds from source)')
-  const readme = fs.readFileSync(path.join(root, 'README.md'), 'utf8')
-  t.ok(readme.includes(version), `the README names cJSON's Debian version ${version}`)
-  t.ok(readme.includes(dsc), 'and the .dsc SHA-256')
+  const note = fs.readFileSync(path.join(root, 'docs', 'development.md'), 'utf8')
+  t.ok(note.includes(version), `the packaging note names cJSON's Debian version ${version}`)
+  t.ok(note.includes(dsc), 'and the .dsc SHA-256')
 })
