@@ -8,8 +8,7 @@ const path = require('node:path')
 // The process's working directory, asked of the kernel each time. Node's
 // process.cwd() is cached until process.chdir(), so once a command renames
 // the directory and leaves a symlink at the old name, it names the link's
-// target while the kernel's cwd is the moved directory (review of issue 13,
-// F1): a relative grant, a default workspace root, would then cover
+// target while the kernel's cwd is the moved directory: a relative grant, a default workspace root, would then cover
 // whatever the command pointed the link at.
 function currentDir () {
   return fs.realpathSync.native('.')

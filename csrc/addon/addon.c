@@ -637,8 +637,7 @@ static napi_value verdict_to_js(napi_env env, const sandy_backend_verdict *v)
 
 /* A string argument or null (*out NULL). A string that does not fit buf
  * is refused (RangeError) unless cut is true: then it is cut short (the
- * problem's words, which may quote a long install path; review of issue
- * 12). */
+ * problem's words, which may quote a long install path). */
 static napi_value get_string_or_null(napi_env env, napi_value v,
 				     const char *name, char *buf, size_t size,
 				     bool cut, const char **out)
@@ -666,8 +665,7 @@ static napi_value get_string_or_null(napi_env env, napi_value v,
 
 /* probe(launcher, problem): the launcher's report (addon/probe.c), or,
  * with launcher null, every Linux backend unusable because of problem.
- * Everything per call: worker threads share this addon (review of issue
- * 12). */
+ * Everything per call: worker threads share this addon. */
 static napi_value probe(napi_env env, napi_callback_info info)
 {
 	sandy_probe_report r;

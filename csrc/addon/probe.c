@@ -27,8 +27,8 @@ static void unusable(sandy_probe_report *r, const char *what,
 		 detail);
 }
 
-/* On the heap, per call: worker threads share this addon (review of
- * issue 12), and the captured output is 8 KiB. */
+/* On the heap, per call: worker threads share this addon, and the
+ * captured output is 8 KiB. */
 static void ask(const char *launcher, sandy_probe_report *r)
 {
 	sandy_run_result *res = malloc(sizeof(*res));

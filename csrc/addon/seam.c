@@ -301,7 +301,7 @@ char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
 	const char *const writable[] = {"--tmpfs", "/dev/shm", NULL};
 	/* /dev and the fresh /proc read-only: uid 0 owns their entries, and
 	 * a chmod of a /proc entry changes the kernel's one copy for the
-	 * whole host (third review of issue 10, F1) */
+	 * whole host */
 	const char *const tail[] = {"--remount-ro", "/dev", "--remount-ro",
 				    "/proc", NULL};
 	/* A shell shim, so that a missing command is the shell's 127, never

@@ -7,8 +7,8 @@ bool sandy_path_within(const char *dir, const char *path)
 {
 	size_t n = strlen(dir);
 
-	/* no directory holds anything (review of issue 12: "" would otherwise
-	 * hold every absolute path) */
+	/* no directory holds anything ("" would otherwise hold every
+	 * absolute path) */
 	if (n == 0)
 		return false;
 	/* "/" is the one canonical path that ends in a slash */

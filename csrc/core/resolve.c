@@ -124,7 +124,7 @@ static int check_resolved(const char *path, where w, sandy_error *err)
  * as one. Both programs compare canonical paths as strings (a deny inside
  * a grant, the launcher's pins against confine's), so a libc's spelling
  * must never decide: fold them here, then refuse anything still not
- * canonical (review of issue 13, F1). */
+ * canonical. */
 static int fold_leading_slashes(char *path, where w, sandy_error *err)
 {
 	size_t extra = strspn(path, "/");

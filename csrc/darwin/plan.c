@@ -12,7 +12,7 @@
  * stay readable); every file write refused, and every hard link and clone
  * (Seatbelt checks neither as a write: a link in the workspace to a host
  * file would write that file, and a clone is checked against its source
- * only; review of issue 16, H3); the data of a few devices writable but
+ * only); the data of a few devices writable but
  * never the nodes themselves (removed, chmod'ed); no mount or unmount, and
  * no disk image mounted for it by diskarbitrationd (a mount over a host
  * directory replaces what is there); no job handed to launchd, no program

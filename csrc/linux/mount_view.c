@@ -913,8 +913,7 @@ int sandy_view_build(const sandy_view_plan *p, sandy_view *v,
 			.proc_fd = -1};
 	int rc;
 
-	/* review of issue 12: another policy's pins would be read out of
-	 * bounds */
+	/* another policy's pins would be read out of bounds */
 	if (p->n_grants != v->n_grants || p->n_execs != v->n_execs ||
 	    p->n_denies != v->n_denies)
 		/* (unreachable: apply.c and probe.c plan and pin one policy) */

@@ -30,7 +30,7 @@ static const within_case within_cases[] = {
 	{"/tmp", "/tmp/x", true},
 	{"/dev", "/device", false},
 	{"/proc", "/proc", true},
-	{"", "/a", false}, /* review of issue 12: no directory holds nothing */
+	{"", "/a", false}, /* no directory holds nothing */
 	{"", "", false},
 };
 

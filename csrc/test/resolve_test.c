@@ -1,8 +1,8 @@
 /* The resolver's canonical spelling, whatever the libc: no path it returns
  * starts with "//", though musl's realpath keeps two leading slashes (from
- * the input or a link's target) where glibc's folds them (review of issue
- * 13, F1: a deny spelled "//ws/secret" was not inside the grant "/ws" by
- * string comparison). Built by scripts/c-tests.sh twice: with glibc, and
+ * the input or a link's target) where glibc's folds them (a deny spelled
+ * "//ws/secret" would not be inside the grant "/ws" by string
+ * comparison). Built by scripts/c-tests.sh twice: with glibc, and
  * with musl, as the shipped launcher is; the musl build also checks that
  * its realpath does keep "//", so the fold is really exercised. */
 #include <limits.h>
