@@ -9,6 +9,7 @@
 
 #include "../core/copy_dirs.h"
 #include "../core/guard_argv.h"
+#include "../core/kernel_fs.h"
 #include "../core/protocol.h"
 #include "../core/policy_argv.h"
 #include "../core/resolve.h"
@@ -119,14 +120,6 @@ static bool skipped_top_level(const char *name, bool own_tmp)
 	return is_one_of(name, always) || (own_tmp && strcmp(name, "tmp") == 0);
 }
 
-/* The kernel's own trees are read, never executed from. */
-static bool kernel_tree(const char *name)
-{
-	static const char *const trees[] = {"proc", "sys", NULL};
-
-	return is_one_of(name, trees);
-}
-
 /* Reads and execution everywhere: each top-level directory of the host as
  * a read (+ execute) subtree; the root itself may only be granted exact
  * read. Top-level symlinks (/bin -> usr/bin) are left to the view, which
@@ -147,7 +140,8 @@ static int grant_host_tree(bool own_tmp, sandy_policy *out)
 		strcpy(path + 1, e->d_name);
 		rc = sandy_policy_grant(out, path, strlen(path),
 					SANDY_ACCESS_READ, SANDY_SCOPE_SUBTREE);
-		if (rc == 0 && !kernel_tree(e->d_name))
+		/* the kernel's own trees are read, never executed from */
+		if (rc == 0 && !sandy_kernel_tree(path, false))
 			rc = sandy_policy_allow_execute(out, path, strlen(path),
 							SANDY_SCOPE_SUBTREE);
 	}

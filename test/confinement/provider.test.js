@@ -212,6 +212,21 @@ for (const user of users()) {
   })
 }
 
+// The launcher's policy for the seam's modes (csrc/addon/seam.c): every
+// top-level directory read and executable, but the kernel's trees
+// (csrc/core/vocabulary.h) read only.
+t.test('the seam\'s modes read the kernel\'s trees and never execute from them', async (t) => {
+  for (const backend of usable.filter((b) => b !== 'bwrap')) {
+    const argv = createLocalSandboxProvider({ backend }).confine(['true'], { mode: 'read-only', workspaceRoot: os.tmpdir() }).argv
+    const words = (flag, p) => argv.some((w, i) => w === p && argv[i - 1] === 'subtree' && argv[i - 2] === (flag === '--grant' ? 'read' : '--execute'))
+    for (const tree of ['/proc', '/sys']) {
+      t.ok(words('--grant', tree), `${backend}: ${tree} is read`)
+      t.notOk(words('--execute', tree), `${backend}: ${tree} is not executable`)
+    }
+    t.ok(words('--grant', '/usr') && words('--execute', '/usr'), `${backend}: /usr is read and executable`)
+  }
+})
+
 t.test('arbitration follows the design order and is cached', async (t) => {
   const provider = createLocalSandboxProvider()
   const report = provider.probe()
