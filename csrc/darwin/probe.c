@@ -19,24 +19,20 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "plan.h"
 #include "../core/policy_argv.h"
+#include "../core/run.h"
 
-extern char **environ;
-
-/* Each run's deadline, in steps of 10 ms. */
-#define DEADLINE_STEPS 300
+/* Each run's deadline. */
+#define DEADLINE_MS 3000
 
 /* $1 ws, $2 tmp, $3 out. Every write is tried; the parent judges. */
 #define SCRIPT                                                               \
@@ -94,38 +90,21 @@ static bool scratch_make(scratch *s)
 }
 
 /* Whether words (sandbox-exec, a profile, the shim, the script) exit 0
- * before the deadline (killed after it); output to /dev/null (inside
- * another sandbox sandbox-exec prints its refusal). */
+ * before the deadline (killed after it, core/run.c); their output is
+ * captured and dropped (inside another sandbox sandbox-exec prints its
+ * refusal). */
 static bool runs(char **words)
 {
-	const struct timespec step = {0, 10 * 1000 * 1000};
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-	int status, rc;
+	/* (on the heap: 8 KiB, and worker threads share the addon) */
+	sandy_run_result *res = malloc(sizeof(*res));
+	char why[64];
+	bool ok = res != NULL &&
+		  sandy_run_program(words, DEADLINE_MS, res, why, sizeof(why)) &&
+		  res->wait == SANDY_WAIT_EXITED && WIFEXITED(res->status) &&
+		  WEXITSTATUS(res->status) == 0;
 
-	if (posix_spawn_file_actions_init(&fa) != 0)
-		return false;
-	rc = posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, "/dev/null",
-					      O_WRONLY, 0) ||
-	     posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null",
-					      O_WRONLY, 0) ||
-	     posix_spawn(&pid, words[0], &fa, NULL, words, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc != 0)
-		return false;
-	for (int i = 0; i < DEADLINE_STEPS; i++) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-
-		if (r == pid)
-			return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-		if (r < 0 && errno != EINTR)
-			return false;
-		nanosleep(&step, NULL);
-	}
-	kill(pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	return false;
+	free(res);
+	return ok;
 }
 
 /* The script under mode's profile, as confine writes it; NULL when it

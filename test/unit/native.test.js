@@ -132,7 +132,7 @@ t.test('the macOS sources compile on Linux against the stub SDK', async (t) => {
     'a Linux-only header': probe.replace('#include <errno.h>', '#include <errno.h>\n#include <sys/sysmacros.h>'),
     'a Linux-only function': probe.replace('void sandy_probe_run(sandy_probe_report *r)\n{', 'void sandy_probe_run(sandy_probe_report *r)\n{\n\tint p[2];\n\t(void)pipe2(p, O_CLOEXEC);'),
     "glibc's name for a stat time": probe.replace('void sandy_probe_run(sandy_probe_report *r)\n{', 'void sandy_probe_run(sandy_probe_report *r)\n{\n\tstruct stat st = {0};\n\t(void)st.st_mtim;'),
-    'a function whose header is missing': probe.replace('#include <spawn.h>\n', '')
+    'a function whose header is missing': probe.replace('#include <sys/wait.h>\n', '')
   }
   t.equal(probe.includes('void sandy_probe_run(sandy_probe_report *r)\n{'), true, '(the function the controls edit)')
   for (const [what, text] of Object.entries(variants)) {
