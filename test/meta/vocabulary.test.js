@@ -20,7 +20,7 @@ t.test('lib/vocabulary.js is what csrc/gen/vocabulary_gen.c prints', async (t) =
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
   const gen = path.join(dir, 'vocabulary-gen')
   const cc = spawnSync('gcc', ['-std=c11', '-Wall', '-Wextra', '-Werror', '-D_GNU_SOURCE', '-o', gen,
-    path.join(root, 'csrc', 'core', 'vocabulary_gen.c')], { encoding: 'utf8' })
+    path.join(root, 'csrc', 'gen', 'vocabulary_gen.c')], { encoding: 'utf8' })
   t.equal(cc.status, 0, `the generator compiles\n${cc.stdout}${cc.stderr}`)
   if (cc.status !== 0) return
   const r = spawnSync(gen, [], { encoding: 'utf8' })
