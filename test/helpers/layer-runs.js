@@ -70,7 +70,7 @@ function runFile (file, launcher, { timeout = 900000, env = {}, failures = null 
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['-r', OVERRIDE, path.join(TEST_DIR, file)], {
       // (tap run as a plain script ends a file at 30 s unless told: the
-      // main suite gives each file package.json's 120, the slower builds more)
+      // main suite gives each file package.json's 300, the slower builds more)
       env: cleanEnv({ SANDY_TEST_LAUNCHER: launcher, SANDY_LAYER_RUN: '1', TAP_TIMEOUT: '600', ...env }),
       stdio: ['ignore', 'pipe', 'ignore'],
       timeout
