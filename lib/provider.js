@@ -254,6 +254,8 @@ function protectedReads ({ name, protections: held }, shield) {
   try {
     found = protectedPaths({ presets, denyRead: shield.denyRead })
   } catch (err) {
+    // (anything else is a fault of this code, passed on as it is)
+    /* c8 ignore next */
     if (!(err instanceof ProtectError)) throw err
     if (err.input) throw new RangeError(err.message)
     throw new SandboxUnavailableError(err.message, { reasons: [`${name}: ${err.message}`] })

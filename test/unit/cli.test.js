@@ -90,6 +90,10 @@ const USAGE = [
   [['run', '--', 'true'], 'sandy run: give either --policy FILE.json or --mode MODE'],
   [['run', '--policy', '/p.json', '--mode', 'read-only', '--', 'true'], 'sandy run: give either --policy FILE.json or --mode MODE'],
   [['run', '--policy', '/p.json', '--root', '/', '--', 'true'], 'sandy run: --root, --backend and --allow-write go with --mode, not --policy (a policy grants its own writes)'],
+  [['run', '--policy', '/p.json', '--deny-read', '/x', '--', 'true'], 'sandy run: --deny-read, --protect, --no-protect and --keep-env go with --mode, not --policy (a policy denies its own reads)'],
+  [['run', '--policy', '/p.json', '--keep-env', 'A', '--', 'true'], 'sandy run: --deny-read, --protect, --no-protect and --keep-env go with --mode, not --policy (a policy denies its own reads)'],
+  [['run', '--mode', 'read-only', '--no-protect', '--protect', 'credentials', '--', 'true'], 'sandy run: give --protect PRESET or --no-protect, not both'],
+  [['run', '--mode', 'read-only', '--protect', 'passwords', '--', 'true'], 'sandy run: --protect must be one of credentials, host-sockets, not passwords'],
   [['run', '--mode', 'read-only', '--root', '/no/such/dir', '--', 'true'], 'sandy run: --root /no/such/dir: no such directory (ENOENT)'],
   [['run', '--mode', 'read-only', '--cwd', '/etc/passwd', '--', 'true'], 'sandy run: --cwd /etc/passwd: not a directory']
 ]

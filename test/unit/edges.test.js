@@ -77,6 +77,63 @@ t.test('with no usable backend at all, auto fails closed with every reason', asy
   t.equal(err.reasons.length, 4)
 })
 
+// The Landlock-only level keeps no socket out of reach, and it refuses
+// uid 0, so this process (root in CI) never sees it usable: a probe that
+// says it is, as it does for any other user, reaches the provider's
+// choices about protections a backend cannot keep. What the kernel then
+// does is test/confinement/protected-reads.test.js's, as uid 65534.
+t.test('a backend that cannot keep a protection: noted, dropped from the defaults, refused when asked for', async (t) => {
+  const report = structuredClone(sandy.probe())
+  Object.assign(report.backends.landlock, { usable: true, enforcement: 'partial', reason: 'Landlock (test)' })
+  const { createLocalSandboxProvider } = t.mockRequire('../../lib/provider.js', { '../../lib/probe.js': { probe: () => report } })
+  const request = { mode: 'workspace-write', workspaceRoot: dir }
+  const landlock = createLocalSandboxProvider({ backend: 'landlock' })
+  t.equal(landlock.probe().candidates.find((c) => c.name === 'landlock').reason, 'Landlock (test); it does not keep host-sockets out of reach', 'its verdict says what it leaves')
+  t.equal(createLocalSandboxProvider({ backend: 'sandy' }).probe().candidates.find((c) => c.name === 'sandy').reason.includes('does not keep'), false, 'control: the sandy backend keeps them all')
+  const defaults = landlock.confine(['true'], request)
+  t.equal(defaults.argv[0], sandy.createLocalSandboxProvider({ backend: 'sandy' }).confine(['true'], request).argv[0], 'the defaults confine: host-sockets is dropped, not asked for')
+  const asked = t.throws(() => createLocalSandboxProvider({ backend: 'landlock', protect: ['host-sockets'] }).confine(['true'], request))
+  t.match(asked, { code: 'SANDBOX_UNAVAILABLE', message: 'the landlock backend cannot keep the host-sockets preset out of reach' })
+  const socket = path.join(dir, 'agent.sock')
+  const server = require('node:net').createServer().listen(socket)
+  await new Promise((resolve) => server.once('listening', resolve))
+  t.teardown(() => new Promise((resolve) => server.close(resolve)))
+  const named = t.throws(() => createLocalSandboxProvider({ backend: 'landlock', protect: [], denyRead: [socket] }).confine(['true'], request))
+  t.match(named, { code: 'SANDBOX_UNAVAILABLE', message: 'the landlock backend cannot keep a socket options.denyRead names out of reach' })
+  const file = path.join(dir, 'secret')
+  fs.writeFileSync(file, 'x')
+  // (no backend here lacks a keeper of the secret variables; one that did
+  // would say so in the same note)
+  const real = require('../../lib/binding.js')
+  const addon = { ...real.addon }
+  addon.backendDialect = (name) => {
+    const d = real.addon.backendDialect(name)
+    return name === 'landlock' ? { ...d, protections: { ...d.protections, environment: null } } : d
+  }
+  const without = t.mockRequire('../../lib/provider.js', { '../../lib/probe.js': { probe: () => report }, '../../lib/binding.js': { ...real, addon } })
+  t.match(without.createLocalSandboxProvider({ backend: 'landlock' }).probe().candidates.find((c) => c.name === 'landlock').reason,
+    /; it does not keep host-sockets, secret variables out of reach$/)
+})
+
+t.test('a denyRead path that does not exist is the caller\'s error, named by index', async (t) => {
+  const err = t.throws(() => sandy.createLocalSandboxProvider({ denyRead: [dir, path.join(dir, 'no-such-file')] })
+    .confine(['true'], { mode: 'read-only', workspaceRoot: dir }))
+  t.ok(err instanceof RangeError, 'a RangeError, as for any option out of range')
+  t.equal(err.message, 'options.denyRead[1] cannot be resolved', 'which entry, never its path')
+})
+
+t.test('a denyRead file with another name is refused: the host cannot keep it', async (t) => {
+  const file = path.join(dir, 'linked-secret')
+  fs.writeFileSync(file, 'x')
+  const provider = sandy.createLocalSandboxProvider({ backend: 'sandy', protect: [], denyRead: [file] })
+  const request = { mode: 'read-only', workspaceRoot: dir }
+  t.ok(provider.confine(['true'], request).argv, 'control: with one name it is kept')
+  fs.linkSync(file, path.join(dir, 'other-name'))
+  const err = t.throws(() => provider.confine(['true'], request))
+  t.match(err, { code: 'SANDBOX_UNAVAILABLE', message: /^a protected file \(options\.denyRead\[0\]\) has another hard link/ })
+  t.notOk(err.message.includes(dir), 'no path in the message')
+})
+
 t.test('toJSON refuses what no document can hold; fromJson reports a lone surrogate as Parse', async (t) => {
   const base = new sandy.SandboxPolicy('block_all')
   t.throws(() => JSON.stringify(base.grant('a\0b', 'read', 'exact')), { kind: 'InvalidPolicy', message: /grants\[0\]: path cannot be written/ })
