@@ -1,7 +1,8 @@
 'use strict'
 // Edges of the JS layer that the process-level suites do not reach in this
-// process: a missing launcher seen by the provider, Buffer inputs, and a
-// bubblewrap that would lie inside the workspace.
+// process: a missing launcher seen by the provider, Buffer inputs, a
+// bubblewrap that would lie inside the workspace, and the protections a
+// backend cannot keep.
 const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
@@ -102,6 +103,7 @@ t.test('a backend that cannot keep a protection: noted, dropped from the default
   t.match(named, { code: 'SANDBOX_UNAVAILABLE', message: 'the landlock backend cannot keep a socket options.denyRead names out of reach' })
   const file = path.join(dir, 'secret')
   fs.writeFileSync(file, 'x')
+  t.ok(createLocalSandboxProvider({ backend: 'landlock', protect: [], denyRead: [file] }).confine(['true'], request).argv, 'control: a file it names is kept')
   // (no backend here lacks a keeper of the secret variables; one that did
   // would say so in the same note)
   const real = require('../../lib/binding.js')
