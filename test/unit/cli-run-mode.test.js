@@ -98,3 +98,19 @@ t.test('sandy run --mode argument errors and refusals', async (t) => {
   t.equal(await runCommand(['--mode', 'read-only', '--root', pkgRoot, '--cwd', dir, '--', '/bin/true'], io), 0)
   t.same(lines, [], 'read-only: nothing there is writable, no warning')
 })
+
+// The shield flags reach the provider: the named file is unreadable inside
+// (exit 3 if it is read), the kept variable is there (exit 4 if not).
+t.test('sandy run --mode passes --deny-read, --protect, --no-protect and --keep-env on', async (t) => {
+  const secret = path.join(dir, 'named-secret')
+  fs.writeFileSync(secret, 'x')
+  process.env.SANDY_EDGE_TOKEN = 'v'
+  t.teardown(() => { delete process.env.SANDY_EDGE_TOKEN })
+  const probe = ['/bin/sh', '-c', `if cat '${secret}' >/dev/null 2>&1; then exit 3; fi; [ "$SANDY_EDGE_TOKEN" = v ] || exit 4`]
+  const io = { out: () => {}, err: () => {} }
+  t.equal(require('node:child_process').spawnSync(probe[0], probe.slice(1)).status, 3, 'unconfined: the file is read')
+  const base = ['--mode', 'read-only', '--backend', 'sandy', '--root', dir, '--cwd', dir, '--deny-read', secret]
+  t.equal(await runCommand([...base, '--protect', 'credentials', '--keep-env', 'SANDY_EDGE_TOKEN', '--', ...probe], io), 0, '--protect: unreadable, the kept variable there')
+  t.equal(await runCommand([...base, '--no-protect', '--keep-env', 'SANDY_EDGE_TOKEN', '--', ...probe], io), 0, '--no-protect: the named file is still unreadable')
+  t.equal(await runCommand([...base, '--', ...probe], io), 4, 'without --keep-env the token is removed')
+})

@@ -366,8 +366,9 @@ t.test('table rendering of failures', async (t) => {
   Object.assign(broken, { landlockAbi: 0, userNamespaces: false, userNamespacesDetail: 'unshare: Operation not permitted' })
   broken.bwrap = { found: true, path: '/usr/bin/bwrap', version: '', works: false, detail: 'exit status 1' }
   broken.backends.sandy = { usable: false, enforcement: null, reason: 'nope' }
-  broken.protections = { sandy: { files: 'view', sockets: 'view', environment: 'launcher' } }
+  broken.protections = { sandy: { files: 'view', sockets: 'view', environment: 'launcher' }, other: { files: null, sockets: null, environment: null } }
   let out = formatProbe(broken)
+  t.match(out, /\n {2}other +no +no +no\n/, 'a protection nothing keeps reads "no"')
   t.match(out, /^Package\n {2}sandy-native +9\.9\.9\n {2}addon +\/a\/sandy\.node\n {2}launcher +none: the launcher is missing\n {2}runs as +none: no copy\n {2}auto selects +nothing: no backend is usable\n/)
   t.match(out, /Landlock ABI +0\n/)
   t.match(out, /user namespaces +no \(unshare: Operation not permitted\)\n/)
