@@ -12,7 +12,7 @@ const { launcherDialect, newNonce, launcherRules, checkArgv, checkArgvSize } = r
 const { currentDir } = require('./paths')
 const { own, ownOptions } = require('./own')
 
-// What the launcher's denials print (csrc/addon/seam.c):
+// What the launcher's denials print (csrc/backends/sandy.c):
 // - EACCES from Landlock ("Permission denied"),
 // - EROFS from the read-only mounts of the view ("Read-only file system"),
 // - EPERM from seccomp and from the view for chmod/chown/utime/xattr on

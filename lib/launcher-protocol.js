@@ -8,7 +8,7 @@ const crypto = require('node:crypto')
 const { LAUNCHER } = require('./vocabulary')
 const { isDense } = require('./own')
 
-// The launcher's dialect comes from the C core (csrc/addon/seam.c), the one
+// The launcher's dialect comes from the C core (csrc/backends/sandy.c), the one
 // place that knows what its denials print and which exit status and line
 // make a runner failure; asked once, when first needed.
 let dialect = null

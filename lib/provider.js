@@ -223,7 +223,7 @@ function nativeDialect (name) {
 
 // ---- protections ------------------------------------------------------------
 
-// What keeps each protection on a backend (csrc/addon/seam.c): a mechanism
+// What keeps each protection on a backend (csrc/backends/): a mechanism
 // word, or null where it cannot be kept.
 const protectionsOf = (name) => Object.freeze({ ...binding.addon.backendDialect(name).protections })
 

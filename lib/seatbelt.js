@@ -2,7 +2,7 @@
 // The seam's `seatbelt` backend (macOS), as words: sandbox-exec by absolute
 // path (protected by System Integrity Protection: no launcher copy), the
 // fixed profile of the mode, every path a -D parameter, and a shim that
-// keeps a missing command the shell's 127 (csrc/darwin/plan.h). It has
+// keeps a missing command the shell's 127 (csrc/backends/seatbelt.h). It has
 // never run on a Mac (docs/backends.md, "macOS"); lib/provider.js decides when.
 const fs = require('node:fs')
 const os = require('node:os')

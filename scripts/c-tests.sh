@@ -83,7 +83,7 @@ $cc $cflags -o "$out/guard_argv_test" "$src/test/guard_argv_test.c" \
 # The seatbelt backend's words: golden profiles, structure, hostile paths;
 # and its verdict from the probe's facts.
 $cc $cflags -o "$out/seatbelt_test" "$src/test/seatbelt_test.c" \
-	"$src/darwin/plan.c" "$src/core/policy_argv.c" "$src/core/secret_env.c" "$src/core/policy.c" \
+	"$src/backends/seatbelt.c" "$src/core/policy_argv.c" "$src/core/secret_env.c" "$src/core/policy.c" \
 	"$src/core/error.c" "$src/core/probe.c"
 # confinePolicy's one crossing: refusals and pins, the lookup injected.
 $cc $cflags -o "$out/confine_test" "$src/test/confine_test.c" \

@@ -7,14 +7,15 @@
 //
 // C, by folder of csrc/ (and fuzz/, which tests the core):
 //   core                    what both programs share; includes only itself
-//   linux, darwin           each platform's steps; the core below
+//   backends                each backend's argv words and dialect; the core
+//   linux, darwin           each platform's steps; the layers below
 //   addon, launcher         the two programs; any of the above
 //   gen, test, fuzz         generators and tests; anything
 // JavaScript: lib/ requires no module that requires it back (any cycle).
 const fs = require('node:fs')
 const path = require('node:path')
 
-const C_RANK = { core: 0, linux: 1, darwin: 1, addon: 2, launcher: 2, gen: 3, test: 3, fuzz: 3 }
+const C_RANK = { core: 0, backends: 1, linux: 2, darwin: 2, addon: 3, launcher: 3, gen: 4, test: 4, fuzz: 4 }
 
 function filesUnder (root, dir, re) {
   const at = path.join(root, dir)

@@ -7,9 +7,10 @@
 //
 // core:     what both programs build from source (never one shared object:
 //           the launcher may be built by another toolchain than the addon)
-// addon:    the Node-API glue and the seam, with the JSON document parser
-//           and the seatbelt backend's words (plain C, tested everywhere)
+// addon:    the Node-API glue, the JSON document parser and each backend's
+//           words (plain C, the seatbelt backend's too: tested everywhere)
 // launcher: the launcher's main and the Linux steps it runs
+const backends = ['backend', 'sandy', 'bwrap', 'seatbelt']
 const linuxLauncher = ['apply', 'self', 'pins', 'guard', 'guard_view', 'loader_env', 'descriptors',
   'namespaces', 'processes', 'plan', 'mount_view', 'landlock', 'seccomp', 'probe']
 
@@ -17,7 +18,8 @@ const groups = {
   core: ['core/error.c', 'core/policy.c', 'core/resolve.c', 'core/policy_argv.c', 'core/copy_dirs.c',
     'core/paths.c', 'core/stat.c', 'core/kernel_fs.c', 'core/probe.c', 'core/run.c', 'core/guard_argv.c', 'core/end.c',
     'core/secret_env.c'],
-  addon: ['addon/addon.c', 'addon/confine.c', 'addon/seam.c', 'addon/probe.c', 'addon/policy_json.c', 'darwin/plan.c'],
+  addon: ['addon/addon.c', 'addon/confine.c', 'addon/probe.c', 'addon/policy_json.c',
+    ...backends.map((f) => `backends/${f}.c`)],
   'addon-darwin': ['darwin/probe.c'],
   launcher: ['launcher/launcher.c', 'launcher/exec.c', ...linuxLauncher.map((f) => `linux/${f}.c`)]
 }

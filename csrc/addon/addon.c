@@ -18,8 +18,9 @@
 #include "../core/probe.h"
 #include "../core/resolve.h"
 #include "confine.h"
-#include "seam.h"
-#include "../darwin/plan.h"
+#include "../backends/bwrap.h"
+#include "../backends/sandy.h"
+#include "../backends/seatbelt.h"
 
 #define CHECK(call)                                                          \
 	do {                                                                 \
@@ -1174,7 +1175,7 @@ static sandy_seatbelt_kind seatbelt_kind(const char *word)
 }
 
 /* seatbeltArgv(mode, root, tempDir, reads, keepEnv) -> the sandbox-exec
- * words before the command (darwin/plan.h); root and tempDir null but for
+ * words before the command (backends/seatbelt.h); root and tempDir null but for
  * workspace-write; reads [path, kind] pairs, kind 'file', 'directory' or
  * 'socket'. Pure: the Linux addon has it too, for the tests. */
 static napi_value seatbelt_argv(napi_env env, napi_callback_info info)

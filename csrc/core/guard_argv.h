@@ -20,7 +20,7 @@
  *   kind, so nothing beneath bubblewrap reads or connects to it;
  * --scrub-env, --keep-env: as policy_argv.h's, in the guard's own
  *   environment, which bubblewrap passes on to the command.
- * The addon encodes them (addon/seam.c, bubblewrap's prefix), the launcher
+ * The addon encodes them (backends/bwrap.c, bubblewrap's prefix), the launcher
  * decodes them (launcher/launcher.c) and the guard's steps act on them
  * (linux/guard.c, linux/guard_view.c). */
 #ifndef SANDY_GUARD_ARGV_H

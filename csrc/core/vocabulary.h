@@ -1,7 +1,7 @@
 /* The words Sandy's policy and the seam are spoken in, each spelled once.
  *
  * Every list below is an X-macro: SANDY_..._MAP(X) calls X once per word, in
- * a fixed order. The C enums (policy.h, probe.h, seam.h, error.h), the name
+ * a fixed order. The C enums (policy.h, probe.h, error.h), the name
  * and parse functions and every table of section names are expanded from
  * these lists, and so is lib/vocabulary.js, printed by vocabulary_gen.c
  * (scripts/c-tests.sh and test/meta/vocabulary.test.js check that the committed
@@ -53,7 +53,7 @@
 	X(LANDLOCK, "landlock")                                               \
 	X(SEATBELT, "seatbelt")
 
-/* The seam's confining modes: X(ID, name) (sandy_mode, seam.h, from 1). */
+/* The seam's confining modes: X(ID, name) (sandy_mode, policy.h, from 1). */
 #define SANDY_MODE_MAP(X)                                                    \
 	X(READ_ONLY, "read-only")                                             \
 	X(WORKSPACE_WRITE, "workspace-write")

@@ -27,7 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "plan.h"
+#include "../backends/seatbelt.h"
 #include "../core/policy_argv.h"
 #include "../core/run.h"
 

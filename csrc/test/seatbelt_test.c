@@ -1,5 +1,5 @@
-/* The seatbelt backend's words (csrc/darwin/plan.h), checked where no Mac
- * is: the profiles against golden files, their structure (balanced
+/* The seatbelt backend's words (csrc/backends/seatbelt.h), checked where no
+ * Mac is: the profiles against golden files, their structure (balanced
  * parentheses, the version and base rule first, no path in the text but
  * the constant devices, every (param "NAME") given by a -D word and every
  * -D word used), hostile paths that change nothing but their own -D word,
@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "../darwin/plan.h"
+#include "../backends/seatbelt.h"
 #include "../core/policy_argv.h"
 #include "../core/probe.h"
 

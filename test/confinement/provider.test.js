@@ -212,7 +212,7 @@ for (const user of users()) {
   })
 }
 
-// The launcher's policy for the seam's modes (csrc/addon/seam.c): every
+// The launcher's policy for the seam's modes (csrc/backends/sandy.c): every
 // top-level directory read and executable, but the kernel's trees
 // (csrc/core/vocabulary.h) read only.
 t.test('the seam\'s modes read the kernel\'s trees and never execute from them', async (t) => {

@@ -17,8 +17,10 @@ t.test('the check finds an include upwards, one across platforms, circles and a 
   t.teardown(() => fs.rmSync(root, { recursive: true, force: true }))
   const files = {
     'csrc/core/low.c': '#include "../linux/sys.h"\n#include <stdio.h>\n',
-    'csrc/linux/sys.h': '#include "../darwin/plan.h"\n',
-    'csrc/darwin/plan.h': '',
+    'csrc/linux/sys.h': '#include "../darwin/probe.h"\n',
+    'csrc/darwin/probe.h': '',
+    'csrc/backends/words.c': '#include "../linux/sys.h"\n#include "../core/low.h"\n',
+    'csrc/core/low.h': '',
     'csrc/addon/a.h': '#include "b.h"\n',
     'csrc/addon/b.h': '#include "a.h"\n#include "../core/missing.h"\n',
     'csrc/extra/x.c': '#include "../core/low.c"\n',
@@ -34,8 +36,9 @@ t.test('the check finds an include upwards, one across platforms, circles and a 
   t.same(check(root).sort(), [
     'a require circle: lib/a.js -> lib/b.js -> lib/a.js',
     'an include circle: csrc/addon/a.h -> csrc/addon/b.h -> csrc/addon/a.h',
+    'csrc/backends/words.c includes csrc/linux/sys.h: linux/ is not below backends/',
     'csrc/core/low.c includes csrc/linux/sys.h: linux/ is not below core/',
     'csrc/extra/x.c includes csrc/core/low.c: a folder without a layer (extra)',
-    'csrc/linux/sys.h includes csrc/darwin/plan.h: darwin/ is not below linux/'
+    'csrc/linux/sys.h includes csrc/darwin/probe.h: darwin/ is not below linux/'
   ], 'each violation named once; the launcher including linux/ and a missing header are no violation')
 })

@@ -1,18 +1,17 @@
-#include "seam.h"
+/* The `sandy` and `landlock` backends' words (sandy.h): the launcher's
+ * policy for a seam mode and its argv, and the two levels' dialects. */
+#include "sandy.h"
 
 #include <dirent.h>
 #include <stdbool.h>
 #include <limits.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "../core/copy_dirs.h"
-#include "../core/guard_argv.h"
 #include "../core/kernel_fs.h"
 #include "../core/protocol.h"
 #include "../core/policy_argv.h"
-#include "../core/resolve.h"
+#include "../core/secret_env.h"
 #include "../core/stat.h"
 
 /* ---- dialects --------------------------------------------------------- */
@@ -27,73 +26,23 @@ static const char *const launcher_denials[] = {
 	NULL,
 };
 /* Without a view there are no read-only mounts: Landlock and seccomp only. */
+/* Without a view there are no read-only mounts: Landlock and seccomp only. */
 static const char *const landlock_denials[] = {
 	"Permission denied",       /* EACCES: Landlock */
 	"Operation not permitted", /* EPERM: seccomp */
 	NULL,
 };
-static const char *const bwrap_denials[] = {
-	"Read-only file system", /* EROFS: --ro-bind / / */
-	"Permission denied",     /* EACCES: a protected read's cover */
-	NULL,
-};
 
 static const int launcher_exit_codes[] = {SANDY_LAUNCHER_EXIT_FAILURE, 0};
 static const char *const launcher_fatal[] = {"sandy-launcher: fatal:", NULL};
-/* bubblewrap reports every failure before the exec as "bwrap: ..." and
- * exits 1; the command itself is started through a shell shim, so a missing
- * command is the shell's ordinary 127, never a bwrap line. */
-static const int bwrap_exit_codes[] = {1, 0};
-static const char *const bwrap_fatal[] = {"bwrap: ", NULL};
-
-/* Seatbelt: a denied file effect is EPERM. sandbox-exec's own refusals
- * before the command runs start with its name: a profile it cannot parse
- * (65), sandbox_apply refused, as when already sandboxed, or an exec that
- * failed (71; the shim keeps a missing command the shell's 127). A denied or
- * missing command never prints that prefix (reported by others, never run
- * here: docs/backends.md, "macOS"). */
-static const char *const seatbelt_denials[] = {
-	"Operation not permitted",
-	NULL,
-};
-static const int seatbelt_exit_codes[] = {65, 71, 0};
-static const char *const seatbelt_fatal[] = {"sandbox-exec: ", NULL};
-
 static const sandy_runner_rule launcher_rules[] = {
 	{launcher_exit_codes, launcher_fatal, NULL},
 };
-static const sandy_runner_rule bwrap_rules[] = {
-	{bwrap_exit_codes, bwrap_fatal, NULL},
-};
-static const sandy_runner_rule seatbelt_rules[] = {
-	{seatbelt_exit_codes, seatbelt_fatal, NULL},
-};
 
-/* The protections' mechanisms (THREAT_MODEL.md, "Protected reads"):
- * - view: the launcher's mount view covers each protected path with an
- *   empty read-only object of its kind, and Landlock gives it no right;
- * - guard: the bubblewrap guard covers them the same way in the tree it
- *   hands over, and scrubs its own environment, which bubblewrap passes on;
- * - landlock: without a view, Landlock's rules leave each protected path
- *   out (sibling expansion, linux/landlock.c); Landlock does not govern a
- *   connect to a path-named socket, so sockets stay reachable;
- * - seatbelt: file-read and network-outbound deny rules after the allows,
- *   and the shim unsets the secret variables (darwin/plan.c). */
-static const sandy_dialect dialects[SANDY_BACKEND_COUNT] = {
-	[SANDY_BACKEND_SANDY] = {launcher_denials, launcher_rules, 1,
-				 {"view", "view", "launcher"}},
-	[SANDY_BACKEND_BWRAP] = {bwrap_denials, bwrap_rules, 1,
-				 {"guard", "guard", "guard"}},
-	[SANDY_BACKEND_LANDLOCK] = {landlock_denials, launcher_rules, 1,
-				    {"landlock", NULL, "launcher"}},
-	[SANDY_BACKEND_SEATBELT] = {seatbelt_denials, seatbelt_rules, 1,
-				    {"seatbelt", "seatbelt", "shim"}},
-};
-
-const sandy_dialect *sandy_backend_dialect(sandy_backend_id id)
-{
-	return id < SANDY_BACKEND_COUNT ? &dialects[id] : NULL;
-}
+const sandy_dialect sandy_launcher_dialect = {
+	launcher_denials, launcher_rules, 1, {"view", "view", "launcher"}};
+const sandy_dialect sandy_landlock_dialect = {
+	landlock_denials, launcher_rules, 1, {"landlock", NULL, "launcher"}};
 
 /* ---- the launcher's policy for a seam mode ---------------------------- */
 
@@ -253,90 +202,3 @@ char **sandy_seam_launcher_argv(const sandy_policy *p, sandy_mode mode,
 	return sandy_launch_to_argv(&l, count);
 }
 
-/* ---- bubblewrap ------------------------------------------------------- */
-
-/* Appends a NULL-terminated list to words[*n]. */
-static void append(const char **words, size_t *n, const char *const *list)
-{
-	for (size_t i = 0; list[i] != NULL; i++)
-		words[(*n)++] = list[i];
-}
-
-char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
-{
-	/* The launcher in guard mode first (guard.h): bubblewrap passes
-	 * inherited descriptors through, has no Landlock, and binds by path.
-	 * The guard builds the whole tree by descriptor in a namespace of its
-	 * own (the root confine saw writable, every other mount read-only, a
-	 * private /tmp) and bubblewrap binds it as it stands. */
-	sandy_guard_args g = {.nonce = c->nonce};
-	const char *guard[SANDY_GUARD_WORDS_MAX + 1] = {0};
-	/* The guard's tree as it stands, fresh /proc for a private PID
-	 * namespace (the host's /proc would expose other processes' roots),
-	 * a minimal /dev that is then made read-only (its device nodes stay
-	 * usable, so /dev/null is writable), no capabilities even as root
-	 * (measured: with them a confined root can remount / read-write), and
-	 * a user namespace even as root, where bubblewrap clears the
-	 * capability bounding set. */
-	const char *const head[] = {
-		c->bwrap, "--new-session", "--die-with-parent", "--cap-drop",
-		"ALL", "--unshare-user", "--unshare-pid", "--unshare-ipc",
-		"--bind", "/", "/",
-		"--proc", "/proc",
-		/* sysctls and other kernel switches check uid 0, not
-		 * capabilities, and bubblewrap leaves them writable in its
-		 * fresh /proc (measured: a confined root rewrote
-		 * kernel.core_pattern) */
-		"--ro-bind-try", "/proc/sys", "/proc/sys",
-		"--ro-bind-try", "/proc/sysrq-trigger", "/proc/sysrq-trigger",
-		"--ro-bind-try", "/proc/irq", "/proc/irq",
-		"--ro-bind-try", "/proc/bus", "/proc/bus",
-		"--dev", "/dev", NULL};
-	const char *const writable[] = {"--tmpfs", "/dev/shm", NULL};
-	/* /dev and the fresh /proc read-only: uid 0 owns their entries, and
-	 * a chmod of a /proc entry changes the kernel's one copy for the
-	 * whole host */
-	const char *const tail[] = {"--remount-ro", "/dev", "--remount-ro",
-				    "/proc", NULL};
-	/* A shell shim, so that a missing command is the shell's 127, never
-	 * a bwrap line. */
-	const char *const shim[] = {"--", "/bin/sh", "-c", "exec \"$0\" \"$@\"",
-				    NULL};
-	size_t n = 0;
-	const char **words;
-	char **out = NULL;
-	bool writes = c->mode == SANDY_MODE_WORKSPACE_WRITE;
-
-	if (c->shield.n_reads > SANDY_DENY_READS_MAX ||
-	    c->shield.n_keep_env > SANDY_KEEP_ENV_MAX)
-		return NULL;
-	for (size_t i = 0; i < c->shield.n_reads; i++)
-		g.deny_reads[g.n_deny_reads++] = c->shield.reads[i];
-	for (size_t i = 0; i < c->shield.n_keep_env; i++)
-		g.keep_env[g.n_keep_env++] = c->shield.keep_env[i];
-	g.scrub_env = true;
-	if (writes) {
-		if (c->n_protect > SANDY_GUARD_PROTECT_MAX ||
-		    c->n_roots > SANDY_GUARD_ROOTS_MAX)
-			return NULL;
-		memcpy(g.roots, c->roots, c->n_roots * sizeof(*g.roots));
-		g.n_roots = c->n_roots;
-		memcpy(g.protect, c->protect, c->n_protect * sizeof(*g.protect));
-		g.n_protect = c->n_protect;
-	}
-	if (sandy_guard_words(c->launcher, &g, guard) == 0)
-		return NULL;
-	words = calloc(SANDY_GUARD_WORDS_MAX + 64, sizeof(*words));
-	if (words == NULL)
-		return NULL;
-	append(words, &n, guard);
-	append(words, &n, head);
-	if (writes)
-		append(words, &n, writable);
-	append(words, &n, tail);
-	append(words, &n, shim);
-	words[n] = NULL;
-	out = sandy_words_dup(words, count);
-	free(words);
-	return out;
-}

@@ -1,4 +1,6 @@
-#include "plan.h"
+/* The `seatbelt` backend's words (seatbelt.h): the profile, its
+ * parameters, the shim, and its dialect. */
+#include "seatbelt.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,3 +278,24 @@ done:
 	free(shim);
 	return out;
 }
+
+/* ---- dialect ---------------------------------------------------------- */
+
+/* Seatbelt: a denied file effect is EPERM. sandbox-exec's own refusals
+ * before the command runs start with its name: a profile it cannot parse
+ * (65), sandbox_apply refused, as when already sandboxed, or an exec that
+ * failed (71; the shim keeps a missing command the shell's 127). A denied or
+ * missing command never prints that prefix (reported by others, never run
+ * here: docs/backends.md, "macOS"). */
+static const char *const seatbelt_denials[] = {
+	"Operation not permitted",
+	NULL,
+};
+static const int seatbelt_exit_codes[] = {65, 71, 0};
+static const char *const seatbelt_fatal[] = {"sandbox-exec: ", NULL};
+static const sandy_runner_rule seatbelt_rules[] = {
+	{seatbelt_exit_codes, seatbelt_fatal, NULL},
+};
+
+const sandy_dialect sandy_seatbelt_dialect = {
+	seatbelt_denials, seatbelt_rules, 1, {"seatbelt", "seatbelt", "shim"}};

@@ -1,6 +1,7 @@
-/* The seam's `seatbelt` backend as data: the sandbox-exec words for a mode.
- * Plain, platform-neutral C: built into the addon everywhere, so the words
- * are unit-tested on Linux (csrc/test/seatbelt_test.c), where no Mac is.
+/* The seam's `seatbelt` backend: the sandbox-exec words for a mode, and its
+ * dialect. Plain, platform-neutral C: built into the addon everywhere, so
+ * the words are unit-tested on Linux (csrc/test/seatbelt_test.c), where no
+ * Mac is.
  *
  *   /usr/bin/sandbox-exec -p PROFILE {-D NAME=VALUE} --
  *       /bin/sh -c SHIM ARG0 COMMAND [ARGS...]
@@ -12,13 +13,14 @@
  * than sandbox-exec's own failure (exit 71); it first unsets the secret
  * variables (vocabulary.h), and for workspace-write exports TMPDIR as the
  * call's own temp directory (ARG0). */
-#ifndef SANDY_DARWIN_PLAN_H
-#define SANDY_DARWIN_PLAN_H
+#ifndef SANDY_BACKENDS_SEATBELT_H
+#define SANDY_BACKENDS_SEATBELT_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
 #include "../core/policy.h"
+#include "backend.h"
 
 #define SANDY_SANDBOX_EXEC "/usr/bin/sandbox-exec"
 
