@@ -17,12 +17,13 @@ const { checkRunner, refuseRunner } = require('./runner')
 const { newNonce, launcherRules, checkArgv, checkArgvSize } = require('./launcher-protocol')
 const { BACKENDS, CONFINED_MODES, UNCONFINED_MODE, LAUNCHER } = require('./vocabulary')
 const { PRESET_NAMES, DEFAULT_PRESETS, MAX_PROTECTED, ProtectError, protectedPaths } = require('./protect')
+const { PROTECTION_NAMES, DEFAULT_PROTECTIONS, ProtectWriteError, protectedWrites, homesHeld } = require('./protect-writes')
 
 const quoted = (words) => words.map((w) => `'${w}'`).join(' or ')
 
 // ---- argument checks --------------------------------------------------------
 
-const OPTION_KEYS = Object.freeze(['backend', 'runner', 'writableRoots', 'protect', 'denyRead', 'keepEnv'])
+const OPTION_KEYS = Object.freeze(['backend', 'runner', 'writableRoots', 'protect', 'denyRead', 'keepEnv', 'protectWrites', 'allowHomeWorkspace'])
 
 // The secret variables' names one call may keep (csrc/core/secret_env.h).
 const ENV_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,254}$/
@@ -39,7 +40,7 @@ function checkOptions (options) {
   const writableRoots = checkWritableRoots(given.writableRoots)
   if (runner && writableRoots.length > 0) throw new TypeError('options.writableRoots cannot go with options.runner, which confines by its own rules')
   const shield = checkShield(given)
-  if (runner && shield.given) throw new TypeError('options.protect, denyRead and keepEnv cannot go with options.runner, which confines by its own rules')
+  if (runner && shield.given) throw new TypeError('options.protect, denyRead, keepEnv, protectWrites and allowHomeWorkspace cannot go with options.runner, which confines by its own rules')
   return { backend, runner, writableRoots, shield }
 }
 
@@ -47,7 +48,7 @@ function checkOptions (options) {
 // (default both), paths the caller names, secret variables it keeps.
 // asked: the caller chose presets or named paths, so a backend that
 // cannot hold them all refuses instead of running without them.
-function checkShield ({ protect, denyRead, keepEnv }) {
+function checkShield ({ protect, denyRead, keepEnv, protectWrites, allowHomeWorkspace }) {
   const list = (v, what, max, ok, many, one) => {
     if (v === undefined) return []
     if (!isDense(v) || v.length > max) throw new TypeError(`options.${what} must be an array of at most ${max} ${many}`)
@@ -62,8 +63,19 @@ function checkShield ({ protect, denyRead, keepEnv }) {
     denyRead: list(denyRead, 'denyRead', MAX_PROTECTED, (x) => isPathString(x) && path.isAbsolute(x), 'absolute paths', 'an absolute path string'),
     keepEnv: list(keepEnv, 'keepEnv', LAUNCHER.keepEnvMax, (x) => typeof x === 'string' && ENV_NAME.test(x), 'variable names', 'a variable name'),
     asked: protect !== undefined || denyRead !== undefined,
-    given: protect !== undefined || denyRead !== undefined || keepEnv !== undefined
+    // (docs/protected-writes.md)
+    writes: protectWrites === undefined
+      ? DEFAULT_PROTECTIONS
+      : list(protectWrites, 'protectWrites', PROTECTION_NAMES.length, (x) => PROTECTION_NAMES.includes(x), `protection names (${PROTECTION_NAMES.join(', ')})`, `a protection name (${PROTECTION_NAMES.join(', ')})`),
+    writesAsked: protectWrites !== undefined && protectWrites.length > 0,
+    allowHome: checkAllowHome(allowHomeWorkspace),
+    given: protect !== undefined || denyRead !== undefined || keepEnv !== undefined || protectWrites !== undefined || allowHomeWorkspace !== undefined
   })
+}
+
+function checkAllowHome (v) {
+  if (v !== undefined && typeof v !== 'boolean') throw new TypeError('options.allowHomeWorkspace must be a boolean')
+  return v === true
 }
 
 function isPathString (p) {
@@ -154,7 +166,7 @@ function resolveWritableRoots (roots, { mode, root: workspace }, protect, parent
     if (temp.has(r.rootId)) throw writableRootError(i, 'is a temp area the sandbox makes private to each run')
     if (parents.has(r.rootId)) throw writableRootError(i, 'holds the parent of a launcher copy directory (a confined command could make it, with its own program in it)')
     if (copies.some((above) => above.has(r.rootId))) throw writableRootError(i, "holds the launcher's copy (a confined command could change a later run's launcher)")
-    if (r.root !== workspace && !out.some((o) => o.root === r.root)) out.push(r)
+    if (r.root !== workspace && !out.some((o) => o.root === r.root)) out.push({ ...r, index: i })
   })
   return out
 }
@@ -236,7 +248,8 @@ const PRESET_KIND = Object.freeze({ credentials: 'files', 'host-sockets': 'socke
 function unheldNote (held) {
   const missing = [...Object.entries(PRESET_KIND).filter(([, k]) => held[k] === null).map(([p]) => p),
     ...(held.environment === null ? ['secret variables'] : [])]
-  return missing.length === 0 ? '' : `; it does not keep ${missing.join(', ')} out of reach`
+  return (missing.length === 0 ? '' : `; it does not keep ${missing.join(', ')} out of reach`) +
+    (held.writes === null ? "; it does not keep git's hooks and config or a home's start-up files read-only (protected writes)" : '')
 }
 
 // This call's protected paths on the candidate's backend, by what its
@@ -262,6 +275,40 @@ function protectedReads ({ name, protections: held }, shield) {
   }
   if (found.some((f) => f.source === 'denyRead' && (f.socket ? held.sockets : held.files) === null)) throw refuse('a socket options.denyRead names')
   return found
+}
+
+// A workspace-write root that is or holds the home of the uid commands run
+// as is refused unless the caller accepted the risk (allowHomeWorkspace):
+// every start-up file, PATH directory and agent of the user would be
+// writable, and not all of them can be named (docs/protected-writes.md).
+const HOME_RISK = 'is or holds the home directory: a confined command could plant what the user runs later (shell start-up files, autostart entries, commands on the PATH); pass allowHomeWorkspace: true (--allow-home) to accept that risk'
+
+function refuseHomes (policy, writable, shield) {
+  if (policy.mode !== 'workspace-write' || shield.allowHome) return
+  if (homesHeld(policy.root, policy.rootId).length > 0) throw new RangeError(`policy.workspaceRoot ${HOME_RISK}`)
+  writable.forEach((w) => {
+    if (homesHeld(w.root, w.rootId).length > 0) throw writableRootError(w.index, HOME_RISK)
+  })
+}
+
+// This call's protected writes on the candidate's backend
+// (lib/protect-writes.js's objects): none outside workspace-write; where
+// the backend cannot keep them, dropped with the defaults (its verdict's
+// reason says so) and refused when the caller asked for them.
+function protectedWritesOf ({ name, protections: held }, shield, policy, writable) {
+  if (policy.mode !== 'workspace-write' || shield.writes.length === 0) return []
+  if (held.writes === null) {
+    if (shield.writesAsked) throw new SandboxUnavailableError(`the ${name} backend cannot keep protected writes read-only`, { reasons: [`${name}: protections it cannot keep were asked for`] })
+    return []
+  }
+  try {
+    return protectedWrites(shield.writes, [policy, ...writable])
+  } catch (err) {
+    /* c8 ignore next */
+    if (!(err instanceof ProtectWriteError)) throw err
+    const why = `${err.message}; pass protectWrites without the protection (--no-protect-writes), with the risk docs/protected-writes.md names, to run without it`
+    throw new SandboxUnavailableError(why, { reasons: [`${name}: ${err.message}`] })
+  }
 }
 
 // As the launcher and the guard take them: [path, "dev:ino"].
@@ -325,7 +372,7 @@ function holderIds (program) {
   return ids
 }
 
-function seatbeltConfine (verdict, writableRoots, policy, argv, reads, keepEnv) {
+function seatbeltConfine (verdict, writableRoots, policy, argv, reads, keepEnv, shield) {
   // the shim's `exec "$@"`: bash (macOS's /bin/sh) reads a leading - as
   // exec's own option (-c, -l, -a NAME), and runs another command
   if (argv[0].startsWith('-')) throw new RangeError('argv[0] must not start with "-" under the seatbelt backend (its shell shim would read it as an option)')
@@ -339,7 +386,9 @@ function seatbeltConfine (verdict, writableRoots, policy, argv, reads, keepEnv) 
   }
   // (the size checked before the words are handed back, so a refused argv
   // leaves no temp directory behind)
-  const built = seatbeltArgv(policy, [...argv], { reads, keepEnv, check: (words) => checkArgvSize(words, (why) => new RangeError(why)) })
+  refuseHomes(policy, [], shield)
+  const writes = protectedWritesOf(verdict, shield, policy, [])
+  const built = seatbeltArgv(policy, [...argv], { reads, keepEnv, writes, check: (words) => checkArgvSize(words, (why) => new RangeError(why)) })
   const tail = built.slice(built.length - argv.length)
   /* c8 ignore next 3 */
   if (built[0] !== SEATBELT_PROGRAMS[0] || built.length <= argv.length || tail.some((w, i) => w !== argv[i])) {
@@ -357,7 +406,7 @@ function confineWith (report, { runner, writableRoots, shield }, policy, argv) {
     return { argv: [...runner.argv, ...argv], enforcement: runner.enforcement, denialSignatures: runner.denialSignatures, runnerFailureRules: runner.runnerFailureRules, writableRoots: [] }
   }
   const reads = protectedReads(verdict, shield)
-  if (name === 'seatbelt') return seatbeltConfine(verdict, writableRoots, policy, argv, reads, shield.keepEnv)
+  if (name === 'seatbelt') return seatbeltConfine(verdict, writableRoots, policy, argv, reads, shield.keepEnv, shield)
   const nonce = newNonce()
   const launcher = currentLauncher(name)
   // the launcher copies' directories: kept read-only in every sandbox, and
@@ -366,9 +415,12 @@ function confineWith (report, { runner, writableRoots, shield }, policy, argv) {
   const parents = binding.copyParents()
   refuseExposure(policy, protect, parents, name)
   const writable = resolveWritableRoots(writableRoots, policy, protect, parents)
+  refuseHomes(policy, writable, shield)
+  // the protected writes: read-only and unrenamable as the copies are
+  const kept = [...protect, ...protectedWritesOf(verdict, shield, policy, writable).map((w) => w.path)]
   const built = name === 'bwrap'
-    ? bwrapArgv(launcher, protect, report, policy, writable, argv, nonce, pinned(reads), shield.keepEnv)
-    : launcherArgv(launcher, protect, policy, writable, argv, name === 'landlock', nonce, pinned(reads), shield.keepEnv)
+    ? bwrapArgv(launcher, kept, report, policy, writable, argv, nonce, pinned(reads), shield.keepEnv)
+    : launcherArgv(launcher, kept, policy, writable, argv, name === 'landlock', nonce, pinned(reads), shield.keepEnv)
   // Last line of defence: whatever went wrong above, never hand back an argv
   // that does not start with the runner and wrap the caller's argv.
   const tail = built.slice(built.length - argv.length)

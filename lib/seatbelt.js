@@ -16,11 +16,13 @@ const { SandboxUnavailableError } = require('./errors')
 // /private/var/folders/...), exported to the command as TMPDIR instead of
 // the user's whole one; it is left to the system's periodic cleanup.
 // reads: the protected paths (lib/protect.js's objects), each denied by a
-// rule of its kind; keepEnv: the secret variables the shim leaves.
-// check(words), when given, may refuse the whole argv: the temp directory
-// made for it is removed then.
-function seatbeltArgv ({ mode, root }, argv, { tmpdir = os.tmpdir, check = () => {}, reads = [], keepEnv = [] } = {}) {
-  const shield = [reads.map((r) => [r.path, r.kind]), keepEnv]
+// rule of its kind; keepEnv: the secret variables the shim leaves; writes:
+// the protected writes (lib/protect-writes.js's objects), each kept
+// unwritable, and every directory between the workspace root and one kept
+// from removal and renaming. check(words), when given, may refuse the
+// whole argv: the temp directory made for it is removed then.
+function seatbeltArgv ({ mode, root }, argv, { tmpdir = os.tmpdir, check = () => {}, reads = [], keepEnv = [], writes = [] } = {}) {
+  const shield = [reads.map((r) => [r.path, r.kind]), keepEnv, keptWrites(root, writes)]
   if (mode !== 'workspace-write') {
     const words = [...binding.addon.seatbeltArgv(mode, null, null, ...shield), ...argv]
     check(words)
@@ -41,6 +43,16 @@ function seatbeltArgv ({ mode, root }, argv, { tmpdir = os.tmpdir, check = () =>
     throw err
   }
   return words
+}
+
+// [path, keep] pairs: each protected write as 'file' or 'directory', then
+// each directory strictly between root and one of them as 'above', once.
+function keptWrites (root, writes) {
+  const above = new Set()
+  for (const w of writes) {
+    for (let d = path.dirname(w.path); d !== root && d.startsWith(root + '/'); d = path.dirname(d)) above.add(d)
+  }
+  return [...writes.map((w) => [w.path, w.kind]), ...[...above].map((d) => [d, 'above'])]
 }
 
 module.exports = { seatbeltArgv }

@@ -96,6 +96,7 @@ const LAUNCHER = Object.freeze({
   nonceMaxDigits: 64,
   writableRootsMax: 8,
   denyReadsMax: 128,
+  protectedWritesMax: 128,
   keepEnvMax: 32,
   policyMagic: '--sandy-policy-v1',
   guardMagic: '--sandy-guard-v1',

@@ -4,6 +4,7 @@
 #define NAPI_VERSION 8
 #include <node_api.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -814,7 +815,8 @@ static napi_value protections_to_js(napi_env env, const sandy_protections *p)
 	if (o == NULL || !set_prop(env, o, "files", word_or_null(env, p->files)) ||
 	    !set_prop(env, o, "sockets", word_or_null(env, p->sockets)) ||
 	    !set_prop(env, o, "environment",
-		      word_or_null(env, p->environment)))
+		      word_or_null(env, p->environment)) ||
+	    !set_prop(env, o, "writes", word_or_null(env, p->writes)))
 		return NULL;
 	return o;
 }
@@ -865,10 +867,11 @@ static napi_value get_abs_path(napi_env env, napi_value v, char **out,
 	return v;
 }
 
-/* The launcher copies' directories (lib/launcher-copy.js): an array of at
- * most DIRS_MAX canonical absolute paths; free with dirs_free() whatever
- * get_dirs() returned. (Room for the writable roots' paths too.) */
-#define DIRS_MAX 8
+/* The protected paths (lib/provider.js): the launcher copies' directories
+ * and the protected writes, an array of at most DIRS_MAX canonical
+ * absolute paths; free with dirs_free() whatever get_dirs() returned.
+ * (Room for the writable roots' paths too.) */
+#define DIRS_MAX SANDY_GUARD_PROTECT_MAX
 typedef struct dir_list {
 	char *d[DIRS_MAX > SANDY_GUARD_ROOTS_MAX ? DIRS_MAX
 						 : SANDY_GUARD_ROOTS_MAX];
@@ -884,8 +887,11 @@ static void dirs_free(dir_list *l)
 
 static napi_value bad_dirs(napi_env env)
 {
-	napi_throw_range_error(env, "ESANDYARGS",
-			       "protected directories: at most 8 absolute paths");
+	char why[64];
+
+	snprintf(why, sizeof(why), "protected paths: at most %d absolute paths",
+		 DIRS_MAX);
+	napi_throw_range_error(env, "ESANDYARGS", why);
 	return NULL;
 }
 
@@ -1174,29 +1180,92 @@ static sandy_seatbelt_kind seatbelt_kind(const char *word)
 						: 0;
 }
 
-/* seatbeltArgv(mode, root, tempDir, reads, keepEnv) -> the sandbox-exec
- * words before the command (backends/seatbelt.h); root and tempDir null but for
- * workspace-write; reads [path, kind] pairs, kind 'file', 'directory' or
- * 'socket'. Pure: the Linux addon has it too, for the tests. */
+/* A protected write's keep word for Seatbelt (lib/provider.js), or 0. */
+static sandy_seatbelt_keep seatbelt_keep(const char *word)
+{
+	return strcmp(word, "file") == 0	? SANDY_SEATBELT_KEEP_FILE
+	       : strcmp(word, "directory") == 0 ? SANDY_SEATBELT_KEEP_DIRECTORY
+	       : strcmp(word, "above") == 0	? SANDY_SEATBELT_KEEP_ABOVE
+						: 0;
+}
+
+/* Seatbelt's protected writes: an array of at most
+ * SANDY_SEATBELT_WRITES_MAX [path, keep] pairs; free with writes_free()
+ * whatever get_writes() returned. */
+typedef struct write_list {
+	char *path[SANDY_SEATBELT_WRITES_MAX];
+	struct sandy_seatbelt_write w[SANDY_SEATBELT_WRITES_MAX];
+	size_t n;
+} write_list;
+
+static void writes_free(write_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->path[i]);
+	l->n = 0;
+}
+
+static napi_value bad_writes(napi_env env)
+{
+	napi_throw_range_error(env, "ESANDYARGS",
+			       "protected writes: pairs of an absolute path and "
+			       "'file', 'directory' or 'above'");
+	return NULL;
+}
+
+static napi_value get_writes(napi_env env, napi_value v, write_list *l)
+{
+	uint32_t len;
+	char keep[48];
+
+	if (get_length(env, v, &len) == NULL)
+		return NULL;
+	if (len > SANDY_SEATBELT_WRITES_MAX)
+		return bad_writes(env);
+	for (uint32_t i = 0; i < len; i++) {
+		napi_value e = get_element(env, v, i);
+
+		if (e == NULL)
+			return NULL;
+		l->n++;
+		if (get_pair(env, e, &l->path[i], keep, bad_writes) == NULL)
+			return NULL;
+		l->w[i] = (struct sandy_seatbelt_write){l->path[i],
+							seatbelt_keep(keep)};
+		if (l->w[i].keep == 0)
+			return bad_writes(env);
+	}
+	return v;
+}
+
+/* seatbeltArgv(mode, root, tempDir, reads, keepEnv, writes) -> the
+ * sandbox-exec words before the command (backends/seatbelt.h); root and
+ * tempDir null but for workspace-write; reads [path, kind] pairs, kind
+ * 'file', 'directory' or 'socket'; writes [path, keep] pairs, keep 'file',
+ * 'directory' or 'above', workspace-write only. Pure: the Linux addon has
+ * it too, for the tests. */
 static napi_value seatbelt_argv(napi_env env, napi_callback_info info)
 {
-	napi_value argv[5], out = NULL;
+	napi_value argv[6], out = NULL;
 	char root_buf[SANDY_PATH_MAX_BYTES + 2], temp_buf[SANDY_PATH_MAX_BYTES + 2];
 	struct sandy_seatbelt_read reads[SANDY_DENY_READS_MAX];
 	shield_list shield = {0};
-	sandy_seatbelt_call c = {.reads = reads};
+	write_list writes = {0};
+	sandy_seatbelt_call c = {.reads = reads, .writes = writes.w};
 	char **words;
 	size_t n = 0;
 
-	if (get_args(env, info, 5, argv) == NULL ||
+	if (get_args(env, info, 6, argv) == NULL ||
 	    get_mode(env, argv[0], &c.mode) == NULL ||
 	    get_string_or_null(env, argv[1], "seatbeltArgv: root", root_buf,
 			       sizeof(root_buf), false, &c.root) == NULL ||
 	    get_string_or_null(env, argv[2], "seatbeltArgv: tempDir",
 			       temp_buf, sizeof(temp_buf), false,
 			       &c.temp_dir) == NULL ||
-	    get_shield(env, argv[3], argv[4], &shield) == NULL)
+	    get_shield(env, argv[3], argv[4], &shield) == NULL ||
+	    get_writes(env, argv[5], &writes) == NULL)
 		goto done;
+	c.n_writes = writes.n;
 	/* (the pairs' second halves are kinds here, not ids) */
 	for (size_t i = 0; i < shield.s.n_reads; i++) {
 		reads[i].path = shield.s.reads[i].path;
@@ -1218,12 +1287,14 @@ static napi_value seatbelt_argv(napi_env env, napi_callback_info info)
 	if (words == NULL) {
 		napi_throw_range_error(env, "ESANDYARGS",
 				       "seatbeltArgv: workspace-write needs a "
-				       "root and a temp directory");
+				       "root and a temp directory, and only it "
+				       "takes protected writes");
 		goto done;
 	}
 	out = words_to_js(env, words, n);
 done:
 	shield_free(&shield);
+	writes_free(&writes);
 	return out;
 }
 

@@ -31,11 +31,17 @@ typedef struct sandy_runner_rule {
  *   connect to a path-named socket, so sockets stay reachable;
  * - seatbelt: file-read and network-outbound deny rules after the allows,
  *   and the shim unsets the secret variables (seatbelt.c);
- * - launcher: the launcher scrubs the secret variables before the exec. */
+ * - launcher: the launcher scrubs the secret variables before the exec.
+ * The protected writes (docs/protected-writes.md) are kept read-only, and
+ * the directories above them unrenamable, by the view's read-only binds,
+ * the guard's, or Seatbelt's deny rules; the Landlock-only level cannot
+ * keep them (taking the write rights from the directories above would
+ * take git's lock files and the workspace's own entries with them). */
 typedef struct sandy_protections {
 	const char *files;       /* protected files and directories unread */
 	const char *sockets;     /* protected sockets unconnectable */
 	const char *environment; /* secret variables scrubbed */
+	const char *writes;      /* protected writes kept read-only */
 } sandy_protections;
 
 typedef struct sandy_dialect {

@@ -26,7 +26,6 @@ static const char *const launcher_denials[] = {
 	NULL,
 };
 /* Without a view there are no read-only mounts: Landlock and seccomp only. */
-/* Without a view there are no read-only mounts: Landlock and seccomp only. */
 static const char *const landlock_denials[] = {
 	"Permission denied",       /* EACCES: Landlock */
 	"Operation not permitted", /* EPERM: seccomp */
@@ -40,9 +39,9 @@ static const sandy_runner_rule launcher_rules[] = {
 };
 
 const sandy_dialect sandy_launcher_dialect = {
-	launcher_denials, launcher_rules, 1, {"view", "view", "launcher"}};
+	launcher_denials, launcher_rules, 1, {"view", "view", "launcher", "view"}};
 const sandy_dialect sandy_landlock_dialect = {
-	landlock_denials, launcher_rules, 1, {"landlock", NULL, "launcher"}};
+	landlock_denials, launcher_rules, 1, {"landlock", NULL, "launcher", NULL}};
 
 /* ---- the launcher's policy for a seam mode ---------------------------- */
 

@@ -131,15 +131,37 @@ static void deny_rule(text *t, size_t i, sandy_seatbelt_kind kind)
 	}
 }
 
+/* The rule of one protected write, by its parameter: after the
+ * workspace's allow, which it narrows. */
+static void keep_rule(text *t, size_t i, sandy_seatbelt_keep keep)
+{
+	char param[48];
+
+	snprintf(param, sizeof(param), "(param \"" SANDY_SEATBELT_KEPT
+		 "%zu\")", i);
+	put(t, keep == SANDY_SEATBELT_KEEP_ABOVE
+		       ? "(deny file-write-unlink file-write-create\n  (literal "
+		       : "(deny file-write*\n  (");
+	if (keep != SANDY_SEATBELT_KEEP_ABOVE)
+		put(t, keep == SANDY_SEATBELT_KEEP_DIRECTORY ? "subpath "
+							      : "literal ");
+	put(t, param);
+	put(t, "))\n");
+}
+
 char *sandy_seatbelt_profile_for(const sandy_seatbelt_call *c)
 {
 	text t = {0};
 
-	if (!confining(c->mode) || c->n_reads > SANDY_DENY_READS_MAX)
+	if (!confining(c->mode) || c->n_reads > SANDY_DENY_READS_MAX ||
+	    c->n_writes > SANDY_SEATBELT_WRITES_MAX ||
+	    (c->n_writes > 0 && c->mode != SANDY_MODE_WORKSPACE_WRITE))
 		return NULL;
 	put(&t, heads[c->mode]);
 	for (size_t i = 0; i < c->n_reads; i++)
 		deny_rule(&t, i, c->reads[i].kind);
+	for (size_t i = 0; i < c->n_writes; i++)
+		keep_rule(&t, i, c->writes[i].keep);
 	put(&t, TAIL);
 	if (t.failed) {
 		free(t.s);
@@ -230,8 +252,9 @@ static char *define(const char *name, const char *value)
 }
 
 /* The -D words' values: the root and the temp directory, then each
- * protected path's. */
-#define DEFINES_MAX (2 + SANDY_DENY_READS_MAX)
+ * protected read's, then each protected write's. */
+#define DEFINES_MAX                                                          \
+	(2 + SANDY_DENY_READS_MAX + SANDY_SEATBELT_WRITES_MAX)
 
 char **sandy_seatbelt_argv(const sandy_seatbelt_call *c, size_t *count)
 {
@@ -254,6 +277,10 @@ char **sandy_seatbelt_argv(const sandy_seatbelt_call *c, size_t *count)
 	for (size_t i = 0; i < c->n_reads; i++) {
 		snprintf(name, sizeof(name), SANDY_SEATBELT_PROTECTED "%zu", i);
 		defs[n_defs++] = define(name, c->reads[i].path);
+	}
+	for (size_t i = 0; i < c->n_writes; i++) {
+		snprintf(name, sizeof(name), SANDY_SEATBELT_KEPT "%zu", i);
+		defs[n_defs++] = define(name, c->writes[i].path);
 	}
 	words[n++] = SANDY_SANDBOX_EXEC;
 	words[n++] = "-p";
@@ -298,4 +325,4 @@ static const sandy_runner_rule seatbelt_rules[] = {
 };
 
 const sandy_dialect sandy_seatbelt_dialect = {
-	seatbelt_denials, seatbelt_rules, 1, {"seatbelt", "seatbelt", "shim"}};
+	seatbelt_denials, seatbelt_rules, 1, {"seatbelt", "seatbelt", "shim", "seatbelt"}};

@@ -20,15 +20,18 @@
 #include <stddef.h>
 
 #include "../core/policy.h"
+#include "../core/protocol.h"
 #include "backend.h"
 
 #define SANDY_SANDBOX_EXEC "/usr/bin/sandbox-exec"
 
-/* The parameters a profile may name: the root, the temp directory, and
- * each protected path's, PROTECTED_0 and on. */
+/* The parameters a profile may name: the root, the temp directory, each
+ * protected read's, PROTECTED_0 and on, and each protected write's,
+ * KEPT_0 and on. */
 #define SANDY_SEATBELT_ROOT "WORKSPACE_ROOT"
 #define SANDY_SEATBELT_TEMP "TEMP_DIR"
 #define SANDY_SEATBELT_PROTECTED "PROTECTED_"
+#define SANDY_SEATBELT_KEPT "KEPT_"
 
 /* How a protected path is denied: a file's or socket's literal, a
  * directory's subpath; a socket's connect as well. */
@@ -37,6 +40,18 @@ typedef enum sandy_seatbelt_kind {
 	SANDY_SEATBELT_DIRECTORY,
 	SANDY_SEATBELT_SOCKET,
 } sandy_seatbelt_kind;
+
+/* How a protected write is kept (workspace-write only): a file's literal
+ * and a directory's subpath unwritable, and a directory above one inside
+ * the workspace never removed or replaced (renamed away, the object would
+ * leave its rule behind). At most twice SANDY_PROTECTED_WRITES_MAX, the
+ * objects and the directories above them. */
+typedef enum sandy_seatbelt_keep {
+	SANDY_SEATBELT_KEEP_FILE = 1,
+	SANDY_SEATBELT_KEEP_DIRECTORY,
+	SANDY_SEATBELT_KEEP_ABOVE,
+} sandy_seatbelt_keep;
+#define SANDY_SEATBELT_WRITES_MAX (2 * SANDY_PROTECTED_WRITES_MAX)
 
 /* Which secret-variable pattern a vocabulary.h entry is. */
 typedef enum sandy_secret_match {
@@ -47,8 +62,8 @@ typedef enum sandy_secret_match {
 
 /* One call: the mode; root and temp_dir, the canonical workspace root and
  * the call's temp directory, both used by workspace-write only (NULL
- * otherwise); the protected paths (canonical, as Seatbelt matches
- * resolved paths) and the secret variables kept by name. */
+ * otherwise); the protected reads and writes (canonical, as Seatbelt
+ * matches resolved paths) and the secret variables kept by name. */
 typedef struct sandy_seatbelt_call {
 	sandy_mode mode;
 	const char *root;
@@ -60,6 +75,11 @@ typedef struct sandy_seatbelt_call {
 	size_t n_reads;
 	const char *const *keep_env;
 	size_t n_keep_env;
+	const struct sandy_seatbelt_write {
+		const char *path;
+		sandy_seatbelt_keep keep;
+	} *writes;
+	size_t n_writes;
 } sandy_seatbelt_call;
 
 /* The fixed profile text for a confining mode with no protected path, or
@@ -67,8 +87,9 @@ typedef struct sandy_seatbelt_call {
 const char *sandy_seatbelt_profile(sandy_mode mode);
 
 /* The profile for c (malloc'd): the mode's allows, then one deny rule per
- * protected path by its parameter, then the tail; NULL for another mode,
- * too many paths, or no memory. */
+ * protected read and per protected write by its parameter, then the
+ * tail; NULL for another mode, too many paths, a protected write outside
+ * workspace-write, or no memory. */
 char *sandy_seatbelt_profile_for(const sandy_seatbelt_call *c);
 
 /* The shim (malloc'd): unsets every variable that matches the secret list

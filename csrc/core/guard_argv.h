@@ -2,7 +2,7 @@
  * the manner of policy_argv.h: fixed arity, no escaping.
  *
  *   LAUNCHER --sandy-guard-v1 [--nonce HEX]
- *            {--bind-root PATH DEV:INO} {--protect DIR}
+ *            {--bind-root PATH DEV:INO} {--protect PATH}
  *            {--deny-read PATH DEV:INO} [--scrub-env] {--keep-env NAME}
  *            -- /ABSOLUTE/RUNNER [ARGS...]
  *
@@ -11,9 +11,10 @@
  *   named when confine saw it: the workspace root first, then the
  *   operator's writable roots (at most 1 + SANDY_WRITABLE_ROOTS_MAX in
  *   all); the guard makes exactly those directories writable;
- * --protect: at most SANDY_GUARD_PROTECT_MAX directories kept read-only
- *   and unrenamable beneath the roots (the launcher copies'), only after
- *   a --bind-root;
+ * --protect: at most SANDY_GUARD_PROTECT_MAX directories or files kept
+ *   read-only and unrenamable beneath the roots (the launcher copies'
+ *   directories, the protected writes), canonical, only after a
+ *   --bind-root;
  * --deny-read: at most SANDY_DENY_READS_MAX protected paths (a file, a
  *   socket or a directory; canonical) with the object confine saw there,
  *   each covered in the guard's tree by an empty read-only object of its

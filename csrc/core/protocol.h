@@ -32,8 +32,14 @@
 #define SANDY_NONCE_MAX 64
 
 #define SANDY_GUARD_MAGIC "--sandy-guard-v1"
-/* --protect words at most (the provider's and the guard's own copies) */
-#define SANDY_GUARD_PROTECT_MAX 16
+/* The protected writes (the provider's protectWrites: git's hooks and
+ * config, a home's start-up files) one workspace-write call carries at
+ * most: the guard's --protect words, the launcher's deny_write_exact
+ * entries, Seatbelt's deny rules. */
+#define SANDY_PROTECTED_WRITES_MAX 128
+/* --protect words at most (the launcher copies' directories and the
+ * protected writes) */
+#define SANDY_GUARD_PROTECT_MAX (16 + SANDY_PROTECTED_WRITES_MAX)
 /* The operator's writable roots (the provider's writableRoots, the CLI's
  * --allow-write) one workspace-write call carries at most, beside its
  * workspace: the guard's --bind-root words, the launcher's grants. */

@@ -26,8 +26,9 @@
  *     host's when cloned; each clone is attached, outer roots before inner
  *     ones, over its directory as it stands by then (opened and checked
  *     again), or, for a root in /tmp, at the same path inside the private
- *     tmpfs. Then each protected directory beneath a root (the launcher
- *     copies) is made read-only in the innermost root holding it, the
+ *     tmpfs. Then each protected path beneath a root (the launcher
+ *     copies' directories, the protected writes) is made read-only in
+ *     the innermost root holding it, the
  *     directories above it bound onto themselves so they cannot be
  *     renamed from inside, as are those above each protected read inside
  *     a root; all walked by descriptor.
@@ -223,13 +224,13 @@ static int place_of(const sandy_writable_root *r, int tmp, sandy_error *err)
 	return fd >= 0 ? fd : fail(err, "attaching a writable root", errno);
 }
 
-/* One protected directory beneath a writable root (attached at ws):
- * the directories strictly between bound onto themselves, so none can be
- * renamed from inside, and dir itself a read-only clone (with last_ro; a
- * protected read's place is left to deny_reads, which covers it);
- * walked from ws one component at a time without following symlinks,
- * each step inside the mount just attached. A missing one has nothing to
- * protect. */
+/* One protected directory or file beneath a writable root (attached at
+ * ws): the directories strictly between bound onto themselves, so none
+ * can be renamed from inside, and dir itself a read-only clone (with
+ * last_ro; a protected read's place is left to deny_reads, which covers
+ * it); walked from ws one component at a time without following
+ * symlinks, each step inside the mount just attached. A missing one has
+ * nothing to protect. */
 static int protect_one(int ws, const char *root, const char *dir,
 		       bool last_ro, sandy_error *err)
 {
@@ -249,7 +250,7 @@ static int protect_one(int ws, const char *root, const char *dir,
 			*next++ = '\0';
 		if (next == NULL && !last_ro)
 			break;
-		fd = open_no_symlinks(at, c, O_DIRECTORY);
+		fd = open_no_symlinks(at, c, next == NULL ? 0 : O_DIRECTORY);
 		if (fd < 0) {
 			rc = errno == ENOENT ? 1 : -1;
 			break;

@@ -41,9 +41,8 @@ static const struct {
 /* The encoder's words, decoded again, give the same arguments. */
 static bool round_trip(size_t n_roots, size_t n_protect)
 {
-	static const char *const dirs[SANDY_GUARD_PROTECT_MAX + 1] = {
-		"/a", "/b", "/c", "/d", "/e", "/f", "/g", "/h", "/i", "/j",
-		"/k", "/l", "/m", "/n", "/o", "/p", "/q"};
+	static char names[SANDY_GUARD_PROTECT_MAX + 1][16];
+	const char *dirs[SANDY_GUARD_PROTECT_MAX + 1];
 	static const sandy_writable_root roots[SANDY_GUARD_ROOTS_MAX] = {
 		{"/ws", "3:4"}, {"/r1", "5:6"}, {"/r2", "7:8"},
 		{"/r3", "9:1"}, {"/r4", "9:2"}, {"/r5", "9:3"},
@@ -53,6 +52,10 @@ static bool round_trip(size_t n_roots, size_t n_protect)
 	sandy_error err = {0};
 	size_t n;
 
+	for (size_t i = 0; i <= SANDY_GUARD_PROTECT_MAX; i++) {
+		snprintf(names[i], sizeof(names[i]), "/p%zu", i);
+		dirs[i] = names[i];
+	}
 	memcpy(in.roots, roots, n_roots * sizeof(*roots));
 	in.n_roots = n_roots;
 	memcpy(in.protect, dirs, n_protect * sizeof(*dirs));

@@ -80,10 +80,18 @@ static bool only_constant_strings(const char *p)
 		bool ok = false;
 		size_t digits;
 
-		/* a protected path's parameter: PROTECTED_ and its index */
-		if (strncmp(p, "\"" SANDY_SEATBELT_PROTECTED,
-			    strlen(SANDY_SEATBELT_PROTECTED) + 1) == 0) {
-			p += strlen(SANDY_SEATBELT_PROTECTED) + 1;
+		/* a protected path's parameter: PROTECTED_ or KEPT_ and its
+		 * index */
+		size_t prefix = strncmp(p, "\"" SANDY_SEATBELT_PROTECTED,
+					strlen(SANDY_SEATBELT_PROTECTED) + 1) == 0
+					? strlen(SANDY_SEATBELT_PROTECTED)
+				: strncmp(p, "\"" SANDY_SEATBELT_KEPT,
+					  strlen(SANDY_SEATBELT_KEPT) + 1) == 0
+					? strlen(SANDY_SEATBELT_KEPT)
+					: 0;
+
+		if (prefix > 0) {
+			p += prefix + 1;
 			digits = strspn(p, "0123456789");
 			if (digits == 0 || p[digits] != '"')
 				return false;
@@ -167,7 +175,7 @@ static void protections(void)
 	};
 	const char *keep[] = {"GH_TOKEN"};
 	sandy_seatbelt_call c = {SANDY_MODE_WORKSPACE_WRITE, "/Users/a/p",
-				 "/private/tmp/t", reads, 3, keep, 1};
+				 "/private/tmp/t", reads, 3, keep, 1, NULL, 0};
 	size_t n = 0;
 	char **w = sandy_seatbelt_argv(&c, &n);
 	const char *p = w ? w[2] : "";
@@ -188,6 +196,47 @@ static void protections(void)
 	check(w != NULL && strstr(w[n - 2], "case $n in GH_TOKEN) ;; SSH_AUTH_SOCK|") != NULL &&
 		      strstr(w[n - 2], "*_[Tt][Oo][Kk][Ee][Nn]|") != NULL,
 	      "protections: the shim keeps GH_TOKEN, unsets the list's names and suffixes");
+	sandy_argv_free(w);
+}
+
+/* Protected writes (docs/protected-writes.md): a repository's hooks and
+ * config kept unwritable, the .git above them never removed or replaced,
+ * each by its parameter after the workspace's allow and before the
+ * terminal rule (the golden profile shows them); the paths only in -D
+ * words; read-only takes none. */
+static void protected_writes(const char *golden)
+{
+	static const struct sandy_seatbelt_write writes[] = {
+		{"/Users/a/p/.git/hooks", SANDY_SEATBELT_KEEP_DIRECTORY},
+		{"/Users/a/p/.git/config\"))(allow file-write* (subpath \"/\"",
+		 SANDY_SEATBELT_KEEP_FILE},
+		{"/Users/a/p/.git", SANDY_SEATBELT_KEEP_ABOVE},
+	};
+	sandy_seatbelt_call c = {SANDY_MODE_WORKSPACE_WRITE, "/Users/a/p",
+				 "/private/tmp/t", NULL, 0, NULL, 0, writes, 3};
+	sandy_seatbelt_call ro = {SANDY_MODE_READ_ONLY, NULL, NULL, NULL, 0,
+				  NULL, 0, writes, 1};
+	size_t n = 0, m = 0;
+	char **w = sandy_seatbelt_argv(&c, &n);
+	char **none = sandy_seatbelt_argv(&ro, &m);
+	const char *p = w ? w[2] : "";
+	const char *want = slurp(golden, "seatbelt-workspace-write-kept.sb");
+	const char *allow = strstr(p, "(allow file-write*");
+	const char *hooks = strstr(p, "(subpath (param \"KEPT_0\"))");
+	const char *config = strstr(p, "(literal (param \"KEPT_1\"))");
+	const char *above = strstr(p, "(deny file-write-unlink file-write-create\n  (literal (param \"KEPT_2\"))");
+
+	check(want != NULL && strcmp(p, want) == 0,
+	      "protected writes: the golden profile");
+	check(w != NULL && balanced(p) && only_constant_strings(p) &&
+		      params_match(p, w, n),
+	      "protected writes: balanced, no spliced path, every parameter given");
+	check(allow != NULL && hooks > allow && config > hooks &&
+		      above > config && strstr(p, LAST) > above,
+	      "protected writes: each after the allows, before the terminal rule");
+	check(w != NULL && index_of(w, n, "KEPT_1=/Users/a/p/.git/config\"))(allow file-write* (subpath \"/\"") < n,
+	      "protected writes: a hostile path only in its -D word");
+	check(none == NULL, "protected writes: read-only takes none");
 	sandy_argv_free(w);
 }
 
@@ -255,7 +304,7 @@ int main(int argc, char **argv)
 		size_t n = 0;
 		sandy_seatbelt_call c = {SANDY_MODE_WORKSPACE_WRITE, hostile[h],
 					 "/private/var/folders/x/T/sandy-1",
-					 NULL, 0, NULL, 0};
+					 NULL, 0, NULL, 0, NULL, 0};
 		char **w = sandy_seatbelt_argv(&c, &n);
 		char root_def[256], what[160];
 
@@ -286,13 +335,13 @@ int main(int argc, char **argv)
 		check(!params_match("(version 1)", given, 2),
 		      "control: the parameter check sees an unused -D word");
 		sandy_seatbelt_call no_temp = {SANDY_MODE_WORKSPACE_WRITE, "/ws",
-					       NULL, NULL, 0, NULL, 0};
+					       NULL, NULL, 0, NULL, 0, NULL, 0};
 		sandy_seatbelt_call no_root = {SANDY_MODE_WORKSPACE_WRITE, NULL,
-					       "/t", NULL, 0, NULL, 0};
+					       "/t", NULL, 0, NULL, 0, NULL, 0};
 		sandy_seatbelt_call no_mode = {0};
 		const char *bad_name[] = {"A=B"};
 		sandy_seatbelt_call bad_keep = {SANDY_MODE_READ_ONLY, NULL, NULL,
-						NULL, 0, bad_name, 1};
+						NULL, 0, bad_name, 1, NULL, 0};
 
 		check(sandy_seatbelt_argv(&no_temp, &n) == NULL &&
 			      sandy_seatbelt_argv(&no_root, &n) == NULL &&
@@ -303,6 +352,7 @@ int main(int argc, char **argv)
 		      "a kept name that is not a variable name: NULL (it would reach the shim's text)");
 	}
 	protections();
+	protected_writes(golden);
 	/* the judge: seatbelt usable only on darwin, only when the probe's
 	 * writes held, and then partial; the probe's reason otherwise */
 	{

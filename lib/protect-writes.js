@@ -1,0 +1,284 @@
+'use strict'
+// Protected writes (docs/protected-writes.md): what a confined command must
+// not write inside its writable roots because the user runs it later,
+// outside any sandbox. As data, each entry with its reason; this module
+// finds what the entries name under one call's writable roots, with the
+// object each one is, and refuses what no mechanism can hold (a name that
+// is a symbolic link, a file with a second hard link). The provider keeps
+// each path found read-only with the backend's mechanism.
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { own } = require('./own')
+
+// In every git directory (a repository's .git, a bare repository, each
+// submodule's under modules/, each worktree's under worktrees/): [name,
+// kind, why]. Objects, refs, the index and logs stay writable, so git add,
+// commit, checkout and fetch work inside.
+const GIT_DIR_ENTRIES = Object.freeze([
+  ['hooks', 'directory', 'scripts git runs on commit, checkout, merge, rebase and push'],
+  ['config', 'file', 'core.fsmonitor, core.pager, core.editor, core.sshCommand, "!" aliases, filter, diff and merge drivers, credential helpers: commands git runs'],
+  ['config.worktree', 'file', "the same settings for one worktree (extensions.worktreeConfig)"],
+  ['info', 'directory', 'info/attributes, which chooses the filter, diff and merge drivers git runs on paths'],
+  ['commondir', 'file', "where a worktree's git directory takes its shared config and hooks from"]
+].map((e) => Object.freeze(e)))
+
+// Start-up files of a home directory that a writable root holds (allowed
+// only when the caller asked for such a root: allowHomeWorkspace), relative
+// to the home: [pattern, why]. The home of the uid this process runs as
+// (its passwd entry's, and $HOME where that differs).
+const HOME_ENTRIES = Object.freeze([
+  ['.profile', 'run by every login shell'],
+  ['.bash_profile', "run by bash's login shells"],
+  ['.bash_login', "run by bash's login shells"],
+  ['.bashrc', 'run by every interactive bash'],
+  ['.bash_logout', "run when bash's login shells end"],
+  ['.zshenv', 'run by every zsh'],
+  ['.zprofile', "run by zsh's login shells"],
+  ['.zshrc', 'run by every interactive zsh'],
+  ['.zlogin', "run by zsh's login shells"],
+  ['.zlogout', "run when zsh's login shells end"],
+  ['.config/fish', "fish's start-up files"],
+  ['.xprofile', 'run by display managers at log-in'],
+  ['.xsession', 'run by display managers at log-in'],
+  ['.xsessionrc', 'run by display managers at log-in'],
+  ['.xinitrc', 'run by startx'],
+  ['.pam_environment', 'variables (LD_PRELOAD among them) set at every log-in'],
+  ['.config/environment.d', "variables systemd's user manager gives every service"],
+  ['.config/autostart', 'programs the desktop starts at log-in'],
+  ['.config/systemd/user', "units systemd's user manager starts"],
+  ['.local/bin', "commands found first on the PATH Debian's ~/.profile sets"],
+  ['bin', "commands found first on the PATH Debian's ~/.profile sets"],
+  ['.ssh/rc', 'run by sshd at every log-in'],
+  ['.ssh/authorized_keys', 'keys that may log in'],
+  ['.ssh/config', 'ProxyCommand and LocalCommand, which ssh runs'],
+  ['.gitconfig', "git's global settings: commands git runs in every repository"],
+  ['.config/git/config', "git's global settings (XDG place)"],
+  ['.config/git/attributes', "git's global attributes, which choose drivers"],
+  ['Library/LaunchAgents', 'agents launchd starts at log-in (macOS)']
+].map((e) => Object.freeze(e)))
+
+const PROTECTIONS = Object.freeze({
+  git: 'the hooks and config of every git repository under a writable root',
+  startup: 'the start-up files of a home directory a writable root holds'
+})
+const PROTECTION_NAMES = Object.freeze(Object.keys(PROTECTIONS))
+const DEFAULT_PROTECTIONS = PROTECTION_NAMES
+
+// At most this many protected paths in one call (each a read-only mount),
+// and this many directories searched for repositories under the writable
+// roots: a call that needs more is refused, never run with fewer.
+const MAX_PROTECTED_WRITES = 128
+const MAX_DIRECTORIES = 100000
+
+class ProtectWriteError extends Error {}
+
+// A directory's subdirectories and what marks a repository in it, kept
+// while the directory is the same object with the same change times (a
+// directory's mtime and ctime change whenever an entry is made, removed
+// or renamed in it): a search of a large tree costs a stat per directory
+// after its first.
+const scans = new Map()
+function scan (d) {
+  const st = fs.lstatSync(d, { bigint: true, throwIfNoEntry: false })
+  if (st === undefined || !st.isDirectory()) return { dirs: [], gits: [], bare: false }
+  const key = `${st.dev}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}`
+  const kept = scans.get(d)
+  if (kept !== undefined && kept.key === key) return kept
+  let entries
+  try {
+    entries = fs.readdirSync(d, { withFileTypes: true })
+  } catch (err) {
+    // (another uid's directory the command cannot enter either)
+    if (err.code === 'EACCES') return { dirs: [], gits: [], bare: false }
+    /* c8 ignore next */
+    throw err
+  }
+  const names = new Map(entries.map((e) => [e.name, e]))
+  const isDir = (n) => names.has(n) && names.get(n).isDirectory()
+  // what git itself takes for a git directory: HEAD, objects/ and refs/
+  const bare = names.has('HEAD') && isDir('objects') && isDir('refs')
+  const got = {
+    key,
+    bare,
+    gits: names.has('.git') ? [names.get('.git')] : [],
+    dirs: bare ? [] : entries.filter((e) => e.isDirectory() && e.name !== '.git').map((e) => e.name)
+  }
+  scans.set(d, got)
+  return got
+}
+
+// Every git directory and .git file under the roots (canonical), and the
+// .git names that are symbolic links.
+function findRepositories (roots) {
+  const gitDirs = []
+  const gitFiles = []
+  const links = []
+  let budget = MAX_DIRECTORIES
+  const stack = [...roots]
+  const seen = new Set()
+  while (stack.length > 0) {
+    const d = stack.pop()
+    if (seen.has(d)) continue
+    seen.add(d)
+    if (--budget < 0) throw new ProtectWriteError(`more than ${MAX_DIRECTORIES} directories under the writable roots: their git repositories cannot all be found`)
+    const s = scan(d)
+    if (s.bare) gitDirs.push(d)
+    for (const g of s.gits) {
+      const p = path.join(d, '.git')
+      if (g.isDirectory()) gitDirs.push(p)
+      else if (g.isSymbolicLink()) links.push(p)
+      else if (g.isFile()) gitFiles.push(p)
+    }
+    for (const n of s.dirs) stack.push(path.join(d, n))
+  }
+  return { gitDirs, gitFiles, links }
+}
+
+// The git directories a git directory holds: each submodule's (modules/,
+// nested to any depth) and each worktree's (worktrees/*).
+function innerGitDirs (gitDir) {
+  const out = []
+  const stack = [path.join(gitDir, 'modules')]
+  let budget = MAX_DIRECTORIES
+  while (stack.length > 0) {
+    const d = stack.pop()
+    if (--budget < 0) throw new ProtectWriteError('a repository holds too many submodule directories to search')
+    const s = scan(d)
+    if (s.bare || fs.existsSync(path.join(d, 'commondir'))) {
+      out.push(d, ...innerGitDirs(d))
+      continue
+    }
+    for (const n of s.dirs) stack.push(path.join(d, n))
+  }
+  for (const n of scan(path.join(gitDir, 'worktrees')).dirs) out.push(path.join(gitDir, 'worktrees', n))
+  return out
+}
+
+// The git directory a .git file (or a worktree's commondir) points to,
+// canonical, or null.
+function pointedTo (file, prefix) {
+  let text
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch {
+    return null
+  }
+  const line = text.split('\n')[0].trim()
+  const target = prefix ? (line.startsWith(prefix) ? line.slice(prefix.length).trim() : null) : line
+  if (!target) return null
+  try {
+    return fs.realpathSync.native(path.resolve(path.dirname(file), target))
+  } catch {
+    return null
+  }
+}
+
+// p's own object, never followed: { path, id, kind }, null when missing.
+function objectAt (p, kind, why) {
+  const st = fs.lstatSync(p, { bigint: true, throwIfNoEntry: false })
+  if (st === undefined) return null
+  if (st.isSymbolicLink()) throw new ProtectWriteError(`${why} is a symbolic link, which a read-only mount cannot hold`)
+  if (st.isFile() && st.nlink > 1n) throw new ProtectWriteError(`${why} has another hard link, through which it could be written`)
+  if (!st.isFile() && !st.isDirectory()) return null
+  return { path: p, id: `${st.dev}:${st.ino}`, kind: st.isDirectory() ? 'directory' : 'file' }
+}
+
+const within = (root, p) => p === root || p.startsWith(root === '/' ? '/' : root + '/')
+
+// What git runs from, in every repository under the roots. A git
+// directory without hooks/ gets an empty one (what git init makes), so
+// that the name can be held: otherwise the command could make it.
+function gitPaths (roots) {
+  const { gitDirs, gitFiles, links } = findRepositories(roots)
+  if (links.length > 0) throw new ProtectWriteError("a repository's .git is a symbolic link, which a read-only mount cannot hold")
+  const dirs = new Set(gitDirs)
+  const found = []
+  for (const f of gitFiles) {
+    found.push(objectAt(f, 'file', 'a .git file'))
+    const target = pointedTo(f, 'gitdir:')
+    if (target !== null && roots.some((r) => within(r, target))) dirs.add(target)
+  }
+  for (const d of [...dirs]) {
+    for (const inner of innerGitDirs(d)) dirs.add(inner)
+    const common = pointedTo(path.join(d, 'commondir'))
+    if (common !== null && roots.some((r) => within(r, common))) dirs.add(common)
+  }
+  for (const d of dirs) {
+    const hooks = path.join(d, 'hooks')
+    const isWorktree = fs.existsSync(path.join(d, 'commondir'))
+    if (!isWorktree && fs.lstatSync(hooks, { throwIfNoEntry: false }) === undefined) {
+      try {
+        fs.mkdirSync(hooks)
+      } catch (err) {
+        throw new ProtectWriteError(`a repository's hooks directory is missing and cannot be made (${err.code})`)
+      }
+    }
+    for (const [name, kind] of GIT_DIR_ENTRIES) found.push(objectAt(path.join(d, name), kind, `a repository's ${name}`))
+  }
+  return found
+}
+
+function homes (env) {
+  const list = []
+  try {
+    list.push(os.userInfo().homedir)
+  /* c8 ignore next: a uid without a passwd entry */
+  } catch {}
+  const h = own(env, 'HOME')
+  if (typeof h === 'string' && path.isAbsolute(h) && !h.includes('\0')) list.push(h)
+  const out = []
+  for (const p of list) {
+    try {
+      const c = fs.realpathSync.native(p)
+      if (fs.statSync(c).isDirectory() && c !== '/' && !out.includes(c)) out.push(c)
+    } catch {}
+  }
+  return out
+}
+
+// The homes (canonical) a root (canonical, with its "dev:ino") is or holds,
+// by device and inode of the home and each directory above it.
+function homesHeld (root, rootId, env = process.env) {
+  return homes(env).filter((h) => {
+    for (let p = h; ; p = path.dirname(p)) {
+      const st = fs.statSync(p, { bigint: true, throwIfNoEntry: false })
+      if (st !== undefined && `${st.dev}:${st.ino}` === rootId) return true
+      if (p === '/') return false
+    }
+  })
+}
+
+// The paths one call keeps read-only: with names the protections (a subset
+// of PROTECTION_NAMES), roots the writable roots as [{ root, rootId }].
+// Each { path, id, kind } once, canonical, existing. Throws a
+// ProtectWriteError naming what cannot be protected, never a path.
+function protectedWrites (names, roots, env = process.env) {
+  const canonical = roots.map((r) => r.root)
+  const found = []
+  if (names.includes('git')) found.push(...gitPaths(canonical))
+  if (names.includes('startup')) {
+    for (const r of roots) {
+      for (const home of homesHeld(r.root, r.rootId, env)) {
+        for (const [pattern] of HOME_ENTRIES) found.push(objectAt(path.join(home, pattern), null, 'a start-up file of the home'))
+      }
+    }
+  }
+  const unique = new Map()
+  for (const o of found) if (o !== null && canonical.some((r) => within(r, o.path))) unique.set(o.path, o)
+  if (unique.size > MAX_PROTECTED_WRITES) throw new ProtectWriteError(`more than ${MAX_PROTECTED_WRITES} paths to keep read-only under the writable roots`)
+  return [...unique.values()]
+}
+
+module.exports = {
+  GIT_DIR_ENTRIES,
+  HOME_ENTRIES,
+  PROTECTIONS,
+  PROTECTION_NAMES,
+  DEFAULT_PROTECTIONS,
+  MAX_PROTECTED_WRITES,
+  MAX_DIRECTORIES,
+  ProtectWriteError,
+  protectedWrites,
+  homesHeld
+}
