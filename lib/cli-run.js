@@ -20,7 +20,8 @@ const START_FAILURE_EXIT = LAUNCHER_EXIT_FAILURE
 const path = require('node:path')
 const { CONFINED_MODES, UNCONFINED_MODE, BACKENDS: NAMED, LAUNCHER } = require('./vocabulary')
 const { PRESET_NAMES } = require('./protect')
-const SHIELD_FLAGS = ['deny-read', 'protect', 'no-protect', 'keep-env']
+const { PROTECTION_NAMES } = require('./protect-writes')
+const SHIELD_FLAGS = ['deny-read', 'protect', 'no-protect', 'keep-env', 'protect-write', 'no-protect-writes', 'allow-home']
 const BACKENDS = ['auto', ...NAMED]
 // What each backend leaves ungoverned when it reports partial enforcement,
 // said before the command runs (docs/backends.md).
@@ -45,11 +46,15 @@ function checkRunOptions (opts) {
     throw new UsageError('--root, --backend and --allow-write go with --mode, not --policy (a policy grants its own writes)')
   }
   if (opts.policy !== undefined && SHIELD_FLAGS.some((f) => opts[f] !== undefined)) {
-    throw new UsageError('--deny-read, --protect, --no-protect and --keep-env go with --mode, not --policy (a policy denies its own reads)')
+    throw new UsageError('--deny-read, --protect, --no-protect, --keep-env, --protect-write, --no-protect-writes and --allow-home go with --mode, not --policy (a policy grants and denies by itself)')
   }
   if (opts['no-protect'] && opts.protect !== undefined) throw new UsageError('give --protect PRESET or --no-protect, not both')
   for (const p of opts.protect ?? []) {
     if (!PRESET_NAMES.includes(p)) throw new UsageError(`--protect must be one of ${PRESET_NAMES.join(', ')}, not ${p}`)
+  }
+  if (opts['no-protect-writes'] && opts['protect-write'] !== undefined) throw new UsageError('give --protect-write NAME or --no-protect-writes, not both')
+  for (const p of opts['protect-write'] ?? []) {
+    if (!PROTECTION_NAMES.includes(p)) throw new UsageError(`--protect-write must be one of ${PROTECTION_NAMES.join(', ')}, not ${p}`)
   }
   if (opts.mode === UNCONFINED_MODE) throw new UsageError(`--mode ${UNCONFINED_MODE} would run the command unconfined: run it without sandy`)
   if (opts.mode !== undefined && !CONFINED_MODES.includes(opts.mode)) throw new UsageError(`--mode must be ${CONFINED_MODES.join(' or ')}, not ${opts.mode}`)
@@ -155,7 +160,9 @@ function confineMode (opts) {
     writableRoots: opts.writable.map((w) => w.dir),
     ...(opts['no-protect'] ? { protect: [] } : opts.protect !== undefined ? { protect: opts.protect } : {}),
     ...(opts.denyRead.length > 0 ? { denyRead: opts.denyRead } : {}),
-    ...(opts['keep-env'] !== undefined ? { keepEnv: opts['keep-env'] } : {})
+    ...(opts['keep-env'] !== undefined ? { keepEnv: opts['keep-env'] } : {}),
+    ...(opts['no-protect-writes'] ? { protectWrites: [] } : opts['protect-write'] !== undefined ? { protectWrites: opts['protect-write'] } : {}),
+    ...(opts['allow-home'] ? { allowHomeWorkspace: true } : {})
   })
   const workspaceRoot = opts.root ?? opts.cwd
   let confined
@@ -231,7 +238,8 @@ async function runParsed (parsed, io, { raise = raiseOnSelf, confine = defaultCo
 const RUN = {
   usage: [
     'sandy run --mode MODE [--root DIR] [--allow-write DIR]... [--deny-read PATH]... [--protect PRESET]... [--no-protect]',
-    '          [--keep-env NAME]... [--backend NAME] [--cwd DIR] [--verbose] -- CMD [ARGS...]',
+    '          [--keep-env NAME]... [--protect-write NAME]... [--no-protect-writes] [--allow-home]',
+    '          [--backend NAME] [--cwd DIR] [--verbose] -- CMD [ARGS...]',
     'sandy run --policy FILE.json [--cwd DIR] [--verbose] -- CMD [ARGS...]'
   ],
   summary: 'run CMD confined, by a seam mode (the workspace root is --cwd, or ' +
@@ -245,6 +253,9 @@ const RUN = {
     protect: { type: 'string', multiple: true, value: 'PRESET', help: `only these presets: ${PRESET_NAMES.join(', ')} (default: both; docs/api.md, "Protected reads"); repeatable` },
     'no-protect': { type: 'boolean', help: 'no preset: credential files readable and host sockets reachable' },
     'keep-env': { type: 'string', multiple: true, value: 'NAME', help: 'keep the variable NAME, which the launcher would remove as a secret; repeatable' },
+    'protect-write': { type: 'string', multiple: true, value: 'NAME', help: `only these protected writes: ${PROTECTION_NAMES.join(', ')} (default: both; docs/protected-writes.md); repeatable` },
+    'no-protect-writes': { type: 'boolean', help: "no protected writes: the command may plant git hooks and config, and start-up files of a held home, that run later outside the sandbox" },
+    'allow-home': { type: 'boolean', help: 'let the workspace or an --allow-write directory be or hold your home directory: what you run later (start-up files, commands on your PATH) becomes writable, not all of it protected' },
     backend: { type: 'string', value: 'NAME', help: `one of ${BACKENDS.join(', ')} (default: auto, the first usable)` },
     policy: { type: 'string', value: 'FILE', help: 'a Sandy policy document (JSON) instead of a mode' },
     cwd: { type: 'string', value: 'DIR', help: 'the directory CMD starts in (default: the current directory)' },

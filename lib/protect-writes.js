@@ -78,34 +78,39 @@ class ProtectWriteError extends Error {}
 // directory's mtime and ctime change whenever an entry is made, removed
 // or renamed in it): a search of a large tree costs a stat per directory
 // after its first.
+// A directory that cannot be listed is passed over only when another uid
+// owns it and this process is not root (the command, of this uid, cannot
+// enter it either); one of this uid's could have been made unlistable by
+// an earlier run, which the next could undo, so the call is refused.
+// Everything under a git directory is searched too but its objects/: a
+// run can make any directory look like one.
 const scans = new Map()
 function scan (d) {
-  const st = fs.lstatSync(d, { bigint: true, throwIfNoEntry: false })
-  if (st === undefined || !st.isDirectory()) return { dirs: [], gits: [], bare: false }
-  const key = `${st.dev}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}`
-  const kept = scans.get(d)
-  if (kept !== undefined && kept.key === key) return kept
-  let entries
+  const none = { dirs: [], gits: [], bare: false }
+  let st, entries
   try {
+    st = fs.lstatSync(d, { bigint: true, throwIfNoEntry: false })
+    if (st === undefined || !st.isDirectory()) return none
+    const key = `${st.dev}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}`
+    const kept = scans.get(d)
+    if (kept !== undefined && kept.key === key) return kept
     entries = fs.readdirSync(d, { withFileTypes: true })
+    const names = new Map(entries.map((e) => [e.name, e]))
+    const isDir = (n) => names.has(n) && names.get(n).isDirectory()
+    // what git itself takes for a git directory: HEAD, objects/ and refs/
+    const bare = names.has('HEAD') && isDir('objects') && isDir('refs')
+    const got = {
+      key,
+      bare,
+      gits: names.has('.git') ? [names.get('.git')] : [],
+      dirs: entries.filter((e) => e.isDirectory() && e.name !== '.git' && !(bare && e.name === 'objects')).map((e) => e.name)
+    }
+    scans.set(d, got)
+    return got
   } catch (err) {
-    // (another uid's directory the command cannot enter either)
-    if (err.code === 'EACCES') return { dirs: [], gits: [], bare: false }
-    /* c8 ignore next */
-    throw err
+    if (err.code === 'EACCES' && st !== undefined && Number(st.uid) !== process.geteuid() && process.geteuid() !== 0) return none
+    throw new ProtectWriteError(`a directory under the writable roots cannot be searched for repositories (${err.code})`)
   }
-  const names = new Map(entries.map((e) => [e.name, e]))
-  const isDir = (n) => names.has(n) && names.get(n).isDirectory()
-  // what git itself takes for a git directory: HEAD, objects/ and refs/
-  const bare = names.has('HEAD') && isDir('objects') && isDir('refs')
-  const got = {
-    key,
-    bare,
-    gits: names.has('.git') ? [names.get('.git')] : [],
-    dirs: bare ? [] : entries.filter((e) => e.isDirectory() && e.name !== '.git').map((e) => e.name)
-  }
-  scans.set(d, got)
-  return got
 }
 
 // Every git directory and .git file under the roots (canonical), and the
@@ -205,18 +210,26 @@ function gitPaths (roots) {
     if (common !== null && roots.some((r) => within(r, common))) dirs.add(common)
   }
   for (const d of dirs) {
-    const hooks = path.join(d, 'hooks')
+    // (a repository's own .git only: a run can make any directory look
+    // like a bare one, and nothing is made there)
     const isWorktree = fs.existsSync(path.join(d, 'commondir'))
-    if (!isWorktree && fs.lstatSync(hooks, { throwIfNoEntry: false }) === undefined) {
-      try {
-        fs.mkdirSync(hooks)
-      } catch (err) {
-        throw new ProtectWriteError(`a repository's hooks directory is missing and cannot be made (${err.code})`)
-      }
+    if (!isWorktree && path.basename(d) === '.git') {
+      for (const name of ['hooks', 'info']) makeMissing(path.join(d, name))
     }
     for (const [name, kind] of GIT_DIR_ENTRIES) found.push(objectAt(path.join(d, name), kind, `a repository's ${name}`))
   }
   return found
+}
+
+// An empty directory where one is missing, as git init makes it, so that
+// its name can be held.
+function makeMissing (dir) {
+  if (fs.lstatSync(dir, { throwIfNoEntry: false }) !== undefined) return
+  try {
+    fs.mkdirSync(dir)
+  } catch (err) {
+    throw new ProtectWriteError(`a repository's ${path.basename(dir)} directory is missing and cannot be made (${err.code})`)
+  }
 }
 
 function homes (env) {

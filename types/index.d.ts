@@ -283,15 +283,34 @@ export interface LocalSandboxProviderOptions {
   denyRead?: readonly string[]
   /** Secret variables the launcher removes that this provider's commands keep, by exact name; at most 32. */
   keepEnv?: readonly string[]
+  /**
+   * The protected writes of `workspace-write` (docs/protected-writes.md):
+   * by default both, `'git'` (the hooks and config of every git repository
+   * under the writable roots read-only) and `'startup'` (a held home's
+   * shell start-up files, autostart entries and PATH directories
+   * read-only); `[]` turns both off, and then a confined command can plant
+   * what git or a shell runs later outside the sandbox. A backend that
+   * cannot keep them (the Landlock-only level) refuses them asked for here.
+   */
+  protectWrites?: readonly ProtectWrite[]
+  /**
+   * Let the workspace root or a writable root be, or hold, the home
+   * directory in `workspace-write` (refused with a RangeError otherwise):
+   * the start-up files `'startup'` names are kept, but not everything the
+   * user runs later can be named.
+   */
+  allowHomeWorkspace?: boolean
 }
 
 export type ProtectPreset = 'credentials' | 'host-sockets'
+export type ProtectWrite = 'git' | 'startup'
 
 /** What keeps each protection on a backend, by mechanism; null where it cannot be kept. */
 export interface BackendProtections {
   readonly files: 'view' | 'guard' | 'landlock' | 'seatbelt' | null
   readonly sockets: 'view' | 'guard' | 'seatbelt' | null
   readonly environment: 'launcher' | 'guard' | 'shim' | null
+  readonly writes: 'view' | 'guard' | 'seatbelt' | null
 }
 
 /** What the local provider's confine returns. */

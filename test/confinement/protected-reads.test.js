@@ -11,8 +11,9 @@ const t = require('tap')
 const fs = require('node:fs')
 const net = require('node:net')
 const path = require('node:path')
-const { spawn, spawnSync } = require('node:child_process')
-const { users, setup, backendsFor, plainNodeEnv, withSanitizerEnv, describe } = require('../helpers/sandbox.js')
+const { spawnSync } = require('node:child_process')
+const { users, setup, backendsFor, plainNodeEnv, describe } = require('../helpers/sandbox.js')
+const { confineAs, runAs } = require('../helpers/seam-run.js')
 const { PRESETS, protectedPaths, socketPaths, starMatch } = require('../../lib/protect.js')
 const { SECRET_ENV } = require('../../lib/vocabulary.js')
 
@@ -85,31 +86,6 @@ async function world (t, user) {
     KUBECONFIG: `/nowhere:${path.join(home, 'moved/kubeconfig')}`
   }
   return { top, home, runtime, ws, sockets, env }
-}
-
-// provider.confine as user, in a node process of the user with env; the
-// ConfinedArgv, or { error: { name, message } }.
-function confineAs (user, env, options, argv, request) {
-  const script = `const [pkg, a] = process.argv.slice(1); const x = JSON.parse(a)
-    try { process.stdout.write(JSON.stringify(require(pkg).createLocalSandboxProvider(x.options).confine(x.argv, x.request))) }
-    catch (err) { process.stdout.write(JSON.stringify({ error: { name: err.name, message: err.message } })) }`
-  const r = spawnSync(user.wrap[0] ?? process.execPath, [...user.wrap.slice(1), ...(user.wrap.length ? [process.execPath] : []), '-e', script, PACKAGE,
-    JSON.stringify({ options, argv, request })], { cwd: '/', env: plainNodeEnv(env), encoding: 'utf8' })
-  if (r.status !== 0) throw new Error(`confine as ${user.name} failed: ${r.error || r.stderr}`)
-  return JSON.parse(r.stdout)
-}
-
-function runAs (user, argv, { cwd, env }) {
-  const full = [...user.wrap, ...argv]
-  return new Promise((resolve, reject) => {
-    const child = spawn(full[0], full.slice(1), { cwd, env: withSanitizerEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => { stdout += d })
-    child.stderr.on('data', (d) => { stderr += d })
-    child.on('error', reject)
-    child.on('close', (code, signal) => resolve({ code, signal, stdout, stderr }))
-  })
 }
 
 const sh = (script) => ['/bin/sh', '-c', script]
@@ -306,7 +282,8 @@ for (const user of users()) {
     t.test(`the directories above a protected file in a writable workspace cannot be renamed, under ${backend} [${user.name}]`, async (t) => {
       const w = await world(t, user)
       const script = `cd ${w.home} && mv .ssh .moved 2>&1; if [ -d .moved ]; then mv .moved .ssh; echo moved; fi`
-      const c = confineAs(user, w.env, { backend }, sh(script), { mode: 'workspace-write', workspaceRoot: w.home })
+      // (a home as the workspace: asked for, docs/protected-writes.md)
+      const c = confineAs(user, w.env, { backend, allowHomeWorkspace: true }, sh(script), { mode: 'workspace-write', workspaceRoot: w.home })
       t.notOk(c.error, c.error && c.error.message)
       const confined = await runAs(user, c.argv, { cwd: w.home, env: { PATH: '/usr/bin:/bin' } })
       const unconfined = await runAs(user, sh(script), { cwd: w.home, env: { PATH: '/usr/bin:/bin' } })
@@ -532,10 +509,10 @@ t.test('probe says which protections each backend keeps, and by what', async (t)
   const { createLocalSandboxProvider } = require('../..')
   const report = createLocalSandboxProvider().probe()
   const by = Object.fromEntries(report.candidates.map((c) => [c.name, c.protections]))
-  t.same(by.sandy, { files: 'view', sockets: 'view', environment: 'launcher' })
-  t.same(by.bwrap, { files: 'guard', sockets: 'guard', environment: 'guard' })
-  t.same(by.landlock, { files: 'landlock', sockets: null, environment: 'launcher' })
-  t.same(by.seatbelt, { files: 'seatbelt', sockets: 'seatbelt', environment: 'shim' })
+  t.same(by.sandy, { files: 'view', sockets: 'view', environment: 'launcher', writes: 'view' })
+  t.same(by.bwrap, { files: 'guard', sockets: 'guard', environment: 'guard', writes: 'guard' })
+  t.same(by.landlock, { files: 'landlock', sockets: null, environment: 'launcher', writes: null })
+  t.same(by.seatbelt, { files: 'seatbelt', sockets: 'seatbelt', environment: 'shim', writes: 'seatbelt' })
   for (const c of report.candidates.filter((x) => x.usable && x.protections.sockets === null)) {
     t.match(c.reason, /does not keep host-sockets out of reach/, `${c.name}'s note names what it does not keep`)
   }

@@ -48,7 +48,7 @@ t.test('workspace-write: the root and a temp directory of its own, as parameters
   t.notOk(a[2].includes(root) || a[2].includes(temp), 'no path in the profile text')
   t.match(a[2], /\(subpath \(param "WORKSPACE_ROOT"\)\)/)
   t.match(a[2], /\(subpath \(param "TEMP_DIR"\)\)/)
-  t.equal(a[2], binding.addon.seatbeltArgv('workspace-write', '/x', '/y', [], [])[2], 'the profile does not depend on the paths')
+  t.equal(a[2], binding.addon.seatbeltArgv('workspace-write', '/x', '/y', [], [], [])[2], 'the profile does not depend on the paths')
 })
 
 t.test('the shim, run here: TMPDIR, arguments as given, a missing command is 127', async (t) => {
