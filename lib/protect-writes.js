@@ -10,6 +10,7 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { own } = require('./own')
+const { LAUNCHER } = require('./vocabulary')
 
 // In every git directory (a repository's .git, a bare repository, each
 // submodule's under modules/, each worktree's under worktrees/): [name,
@@ -68,7 +69,8 @@ const DEFAULT_PROTECTIONS = PROTECTION_NAMES
 // At most this many protected paths in one call (each a read-only mount),
 // and this many directories searched for repositories under the writable
 // roots: a call that needs more is refused, never run with fewer.
-const MAX_PROTECTED_WRITES = 128
+const MAX_PROTECTED_WRITES = LAUNCHER.protectedWritesMax
+const MAX_WATCHED = LAUNCHER.watchesMax
 const MAX_DIRECTORIES = 100000
 
 class ProtectWriteError extends Error {}
@@ -179,14 +181,80 @@ function pointedTo (file, prefix) {
   }
 }
 
-// p's own object, never followed: { path, id, kind }, null when missing.
-function objectAt (p, kind, why) {
+// How p is held: its own object, never followed, kept read-only ({ path,
+// id, kind }); where it is missing, its name watched in the directory
+// that would hold it ({ path, watch: [dir, "dev:ino", name] }: the run
+// ends if it appears); null where that directory is missing too.
+function objectAt (p, why) {
   const st = fs.lstatSync(p, { bigint: true, throwIfNoEntry: false })
-  if (st === undefined) return null
+  if (st === undefined) {
+    const parent = fs.lstatSync(path.dirname(p), { bigint: true, throwIfNoEntry: false })
+    if (parent === undefined || !parent.isDirectory()) return null
+    return { path: p, watch: [path.dirname(p), `${parent.dev}:${parent.ino}`, path.basename(p)] }
+  }
   if (st.isSymbolicLink()) throw new ProtectWriteError(`${why} is a symbolic link, which a read-only mount cannot hold`)
   if (st.isFile() && st.nlink > 1n) throw new ProtectWriteError(`${why} has another hard link, through which it could be written`)
-  if (!st.isFile() && !st.isDirectory()) return null
+  if (!st.isFile() && !st.isDirectory()) throw new ProtectWriteError(`${why} is neither a file nor a directory`)
   return { path: p, id: `${st.dev}:${st.ino}`, kind: st.isDirectory() ? 'directory' : 'file' }
+}
+
+// The values of the keys a git config file names other places by:
+// core.hooksPath, and the path of [include] and [includeIf "..."], each
+// as { key, value }. Enough of git's syntax for these: sections by name
+// (case-insensitive), a value's quotes and escapes, comments.
+function configRefs (file) {
+  let text
+  try {
+    text = fs.readFileSync(file, 'utf8')
+  } catch {
+    return []
+  }
+  const out = []
+  let section = ''
+  for (const raw of text.split('\n')) {
+    const line = raw.trim()
+    const head = /^\[\s*([A-Za-z0-9.-]+)/.exec(line)
+    if (head) {
+      section = head[1].toLowerCase()
+      continue
+    }
+    const kv = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(line)
+    if (!kv) continue
+    const key = `${section}.${kv[1].toLowerCase()}`
+    if (key === 'core.hookspath' || key === 'include.path' || key === 'includeif.path') out.push({ key, value: configValue(kv[2]) })
+  }
+  return out
+}
+
+function configValue (v) {
+  let out = ''
+  let quoted = false
+  for (let i = 0; i < v.length; i++) {
+    const c = v[i]
+    if (c === '"') quoted = !quoted
+    else if (c === '\\' && i + 1 < v.length) out += v[++i]
+    else if (!quoted && (c === '#' || c === ';')) break
+    else out += c
+  }
+  return out.trim()
+}
+
+// What a git directory's config names under the roots: the hooks
+// directory core.hooksPath chooses (relative to the working tree's top,
+// or the git directory of a bare repository) and the files it includes
+// (relative to the including file), followed as git follows them (at
+// most 10 deep).
+function configPlaces (gitDir, home, depth = 0, file = path.join(gitDir, 'config')) {
+  const places = []
+  for (const { key, value } of configRefs(file)) {
+    if (value === '') continue
+    const top = path.basename(gitDir) === '.git' ? path.dirname(gitDir) : gitDir
+    const base = key === 'core.hookspath' ? top : path.dirname(file)
+    const target = value.startsWith('~/') && home ? path.join(home, value.slice(2)) : path.resolve(base, value)
+    places.push({ target, why: key === 'core.hookspath' ? 'the hooks directory core.hooksPath names' : 'a config file the config includes' })
+    if (key !== 'core.hookspath' && depth < 10) places.push(...configPlaces(gitDir, home, depth + 1, target))
+  }
+  return places
 }
 
 const within = (root, p) => p === root || p.startsWith(root === '/' ? '/' : root + '/')
@@ -194,13 +262,13 @@ const within = (root, p) => p === root || p.startsWith(root === '/' ? '/' : root
 // What git runs from, in every repository under the roots. A git
 // directory without hooks/ gets an empty one (what git init makes), so
 // that the name can be held: otherwise the command could make it.
-function gitPaths (roots) {
+function gitPaths (roots, home) {
   const { gitDirs, gitFiles, links } = findRepositories(roots)
   if (links.length > 0) throw new ProtectWriteError("a repository's .git is a symbolic link, which a read-only mount cannot hold")
   const dirs = new Set(gitDirs)
   const found = []
   for (const f of gitFiles) {
-    found.push(objectAt(f, 'file', 'a .git file'))
+    found.push(objectAt(f, 'a .git file'))
     const target = pointedTo(f, 'gitdir:')
     if (target !== null && roots.some((r) => within(r, target))) dirs.add(target)
   }
@@ -216,7 +284,23 @@ function gitPaths (roots) {
     if (!isWorktree && path.basename(d) === '.git') {
       for (const name of ['hooks', 'info']) makeMissing(path.join(d, name))
     }
-    for (const [name, kind] of GIT_DIR_ENTRIES) found.push(objectAt(path.join(d, name), kind, `a repository's ${name}`))
+    for (const [name] of GIT_DIR_ENTRIES) found.push(objectAt(path.join(d, name), `a repository's ${name}`))
+    for (const file of [path.join(d, 'config'), path.join(d, 'config.worktree')]) {
+      for (const { target, why } of configPlaces(d, home, 0, file)) {
+        let real
+        try {
+          real = fs.realpathSync.native(target)
+        } catch {
+          real = target
+        }
+        if (!roots.some((r) => within(r, real) || within(r, target))) continue
+        // (a link on the way, in a writable directory, could be re-pointed)
+        if (real !== target) throw new ProtectWriteError(`${why} is reached through a symbolic link, which a read-only mount cannot hold`)
+        const o = objectAt(real, why)
+        if (o === null) throw new ProtectWriteError(`${why} lies in a directory that does not exist yet, where the command could make it`)
+        found.push(o)
+      }
+    }
   }
   return found
 }
@@ -262,25 +346,30 @@ function homesHeld (root, rootId, env = process.env) {
   })
 }
 
-// The paths one call keeps read-only: with names the protections (a subset
-// of PROTECTION_NAMES), roots the writable roots as [{ root, rootId }].
-// Each { path, id, kind } once, canonical, existing. Throws a
-// ProtectWriteError naming what cannot be protected, never a path.
+// What one call holds: with names the protections (a subset of
+// PROTECTION_NAMES), roots the writable roots as [{ root, rootId }]:
+// { kept: [{ path, id, kind }] read-only (canonical, existing), watched:
+// [[dir, "dev:ino", name]] (missing names of existing directories) }.
+// Throws a ProtectWriteError naming what cannot be held, never a path.
 function protectedWrites (names, roots, env = process.env) {
   const canonical = roots.map((r) => r.root)
   const found = []
-  if (names.includes('git')) found.push(...gitPaths(canonical))
+  const home = homes(env)[0]
+  if (names.includes('git')) found.push(...gitPaths(canonical, home))
   if (names.includes('startup')) {
     for (const r of roots) {
       for (const home of homesHeld(r.root, r.rootId, env)) {
-        for (const [pattern] of HOME_ENTRIES) found.push(objectAt(path.join(home, pattern), null, 'a start-up file of the home'))
+        for (const [pattern] of HOME_ENTRIES) found.push(objectAt(path.join(home, pattern), 'a start-up file of the home'))
       }
     }
   }
   const unique = new Map()
   for (const o of found) if (o !== null && canonical.some((r) => within(r, o.path))) unique.set(o.path, o)
-  if (unique.size > MAX_PROTECTED_WRITES) throw new ProtectWriteError(`more than ${MAX_PROTECTED_WRITES} paths to keep read-only under the writable roots`)
-  return [...unique.values()]
+  const kept = [...unique.values()].filter((o) => !o.watch)
+  const watched = [...unique.values()].filter((o) => o.watch).map((o) => o.watch)
+  if (kept.length > MAX_PROTECTED_WRITES) throw new ProtectWriteError(`more than ${MAX_PROTECTED_WRITES} paths to keep read-only under the writable roots`)
+  if (watched.length > MAX_WATCHED) throw new ProtectWriteError(`more than ${MAX_WATCHED} missing names to watch under the writable roots`)
+  return { kept, watched }
 }
 
 module.exports = {
@@ -290,6 +379,7 @@ module.exports = {
   PROTECTION_NAMES,
   DEFAULT_PROTECTIONS,
   MAX_PROTECTED_WRITES,
+  MAX_WATCHED,
   MAX_DIRECTORIES,
   ProtectWriteError,
   protectedWrites,

@@ -292,14 +292,15 @@ function refuseHomes (policy, writable, shield) {
 }
 
 // This call's protected writes on the candidate's backend
-// (lib/protect-writes.js's objects): none outside workspace-write; where
+// (lib/protect-writes.js's { kept, watched }): none outside workspace-write; where
 // the backend cannot keep them, dropped with the defaults (its verdict's
 // reason says so) and refused when the caller asked for them.
 function protectedWritesOf ({ name, protections: held }, shield, policy, writable) {
-  if (policy.mode !== 'workspace-write' || shield.writes.length === 0) return []
+  const none = { kept: [], watched: [] }
+  if (policy.mode !== 'workspace-write' || shield.writes.length === 0) return none
   if (held.writes === null) {
     if (shield.writesAsked) throw new SandboxUnavailableError(`the ${name} backend cannot keep protected writes read-only`, { reasons: [`${name}: protections it cannot keep were asked for`] })
-    return []
+    return none
   }
   try {
     return protectedWrites(shield.writes, [policy, ...writable])
@@ -326,19 +327,19 @@ function refuseExposure ({ mode, root, rootId }, protect, parents, name) {
 // The workspace first, then the writable roots, as [path, "dev:ino"].
 const rootPairs = ({ root, rootId }, writable) => [[root, rootId], ...writable.map((w) => [w.root, w.rootId])]
 
-function launcherArgv (launcher, protect, policy, writable, argv, landlockOnly, nonce, reads, keepEnv) {
-  return [launcher, ...binding.addon.seamLauncherWords(policy.mode, rootPairs(policy, writable), landlockOnly, nonce, protect, reads, keepEnv), '--', ...argv]
+function launcherArgv (launcher, protect, policy, writable, argv, landlockOnly, nonce, reads, keepEnv, watched) {
+  return [launcher, ...binding.addon.seamLauncherWords(policy.mode, rootPairs(policy, writable), landlockOnly, nonce, protect, reads, keepEnv, watched), '--', ...argv]
 }
 
 // bubblewrap comes from a system directory (the probe looks nowhere else),
 // and never from the workspace.
-function bwrapArgv (launcher, protect, report, policy, writable, argv, nonce, reads, keepEnv) {
+function bwrapArgv (launcher, protect, report, policy, writable, argv, nonce, reads, keepEnv, watched) {
   const bwrap = report.host.bwrap.path
   const above = writable.length > 0 ? ancestorIds(bwrap) : new Set()
   if (isWithin(policy.root, bwrap) || writable.some((w) => above.has(w.rootId))) {
     throw new SandboxUnavailableError('bubblewrap lies inside a writable directory', { reasons: ['bwrap: found inside the workspace root or a writable root'] })
   }
-  return [...binding.addon.bwrapArgv(launcher, nonce, bwrap, policy.mode, rootPairs(policy, writable), protect, reads, keepEnv), ...argv]
+  return [...binding.addon.bwrapArgv(launcher, nonce, bwrap, policy.mode, rootPairs(policy, writable), protect, reads, keepEnv, watched), ...argv]
 }
 
 // The launcher as it is now: verified again at every confine.
@@ -387,7 +388,9 @@ function seatbeltConfine (verdict, writableRoots, policy, argv, reads, keepEnv, 
   // (the size checked before the words are handed back, so a refused argv
   // leaves no temp directory behind)
   refuseHomes(policy, [], shield)
-  const writes = protectedWritesOf(verdict, shield, policy, [])
+  // (a missing name by its path: Seatbelt's rules match paths, made or not)
+  const { kept, watched } = protectedWritesOf(verdict, shield, policy, [])
+  const writes = [...kept, ...watched.map(([dir, , n]) => ({ path: path.join(dir, n), kind: 'file' }))]
   const built = seatbeltArgv(policy, [...argv], { reads, keepEnv, writes, check: (words) => checkArgvSize(words, (why) => new RangeError(why)) })
   const tail = built.slice(built.length - argv.length)
   /* c8 ignore next 3 */
@@ -416,11 +419,13 @@ function confineWith (report, { runner, writableRoots, shield }, policy, argv) {
   refuseExposure(policy, protect, parents, name)
   const writable = resolveWritableRoots(writableRoots, policy, protect, parents)
   refuseHomes(policy, writable, shield)
-  // the protected writes: read-only and unrenamable as the copies are
-  const kept = [...protect, ...protectedWritesOf(verdict, shield, policy, writable).map((w) => w.path)]
+  // the protected writes: read-only and unrenamable as the copies are, and
+  // the missing ones watched (docs/protected-writes.md)
+  const writes = protectedWritesOf(verdict, shield, policy, writable)
+  const kept = [...protect, ...writes.kept.map((w) => w.path)]
   const built = name === 'bwrap'
-    ? bwrapArgv(launcher, kept, report, policy, writable, argv, nonce, pinned(reads), shield.keepEnv)
-    : launcherArgv(launcher, kept, policy, writable, argv, name === 'landlock', nonce, pinned(reads), shield.keepEnv)
+    ? bwrapArgv(launcher, kept, report, policy, writable, argv, nonce, pinned(reads), shield.keepEnv, writes.watched)
+    : launcherArgv(launcher, kept, policy, writable, argv, name === 'landlock', nonce, pinned(reads), shield.keepEnv, writes.watched)
   // Last line of defence: whatever went wrong above, never hand back an argv
   // that does not start with the runner and wrap the caller's argv.
   const tail = built.slice(built.length - argv.length)

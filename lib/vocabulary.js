@@ -97,6 +97,7 @@ const LAUNCHER = Object.freeze({
   writableRootsMax: 8,
   denyReadsMax: 128,
   protectedWritesMax: 128,
+  watchesMax: 128,
   keepEnvMax: 32,
   policyMagic: '--sandy-policy-v1',
   guardMagic: '--sandy-guard-v1',

@@ -12,7 +12,7 @@
 // launcher: the launcher's main and the Linux steps it runs
 const backends = ['backend', 'sandy', 'bwrap', 'seatbelt']
 const linuxLauncher = ['apply', 'self', 'pins', 'guard', 'guard_view', 'loader_env', 'descriptors',
-  'namespaces', 'processes', 'plan', 'mount_view', 'landlock', 'seccomp', 'probe']
+  'namespaces', 'processes', 'plan', 'mount_view', 'landlock', 'seccomp', 'probe', 'watch']
 
 const groups = {
   core: ['core/error.c', 'core/policy.c', 'core/resolve.c', 'core/policy_argv.c', 'core/copy_dirs.c',

@@ -1013,7 +1013,7 @@ static napi_value get_shield(napi_env env, napi_value reads, napi_value keep,
 {
 	uint32_t n_reads, n_keep;
 
-	l->s = (sandy_seam_shield){l->r, 0, l->keep, 0};
+	l->s = (sandy_seam_shield){l->r, 0, l->keep, 0, NULL, 0};
 	if (get_length(env, reads, &n_reads) == NULL ||
 	    get_length(env, keep, &n_keep) == NULL)
 		return NULL;
@@ -1040,6 +1040,66 @@ static napi_value get_shield(napi_env env, napi_value reads, napi_value keep,
 		l->keep[l->s.n_keep_env++] = l->name[i];
 	}
 	return reads;
+}
+
+/* The protected names to watch (lib/provider.js): an array of at most
+ * SANDY_WATCHES_MAX [dir, "dev:ino", name] triples, dir canonical and
+ * absolute, name one component; free with watches_free() whatever
+ * get_watches() returned. */
+typedef struct watch_list {
+	char *dir[SANDY_WATCHES_MAX];
+	char id[SANDY_WATCHES_MAX][48];
+	char name[SANDY_WATCHES_MAX][256];
+	struct sandy_launch_watch w[SANDY_WATCHES_MAX];
+	size_t n;
+} watch_list;
+
+static void watches_free(watch_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free(l->dir[i]);
+	l->n = 0;
+}
+
+static napi_value bad_watches(napi_env env)
+{
+	napi_throw_range_error(env, "ESANDYARGS",
+			       "watched names: at most 128 triples of an "
+			       "absolute directory, its dev:ino and a name");
+	return NULL;
+}
+
+static napi_value get_watches(napi_env env, napi_value v, watch_list *l)
+{
+	uint32_t len, triple;
+
+	if (get_length(env, v, &len) == NULL)
+		return NULL;
+	if (len > SANDY_WATCHES_MAX)
+		return bad_watches(env);
+	for (uint32_t i = 0; i < len; i++) {
+		napi_value e = get_element(env, v, i), d, id, name;
+
+		l->dir[i] = NULL;
+		if (e == NULL || get_length(env, e, &triple) == NULL)
+			return NULL;
+		l->n++;
+		if (triple != 3)
+			return bad_watches(env);
+		if ((d = get_element(env, e, 0)) == NULL ||
+		    (id = get_element(env, e, 1)) == NULL ||
+		    (name = get_element(env, e, 2)) == NULL ||
+		    get_abs_path(env, d, &l->dir[i], bad_watches) == NULL ||
+		    get_cstring(env, id, l->id[i], sizeof(l->id[i])) == NULL ||
+		    get_cstring(env, name, l->name[i], sizeof(l->name[i])) ==
+			    NULL)
+			return NULL;
+		if (!sandy_watch_name_valid(l->name[i]))
+			return bad_watches(env);
+		l->w[i] = (struct sandy_launch_watch){l->dir[i], l->id[i],
+						      l->name[i]};
+	}
+	return v;
 }
 
 /* The seam's mode: a word of SANDY_MODE_MAP. */
@@ -1075,13 +1135,15 @@ static napi_value check_mode_roots(napi_env env, sandy_mode mode,
 }
 
 /* seamLauncherWords(mode, roots, landlockOnly, nonce, protect, reads,
- * keepEnv) -> the launcher's words; each protected directory is a
+ * keepEnv, watches) -> the launcher's words; each protected path is a
  * deny_write_exact, each protected read a deny_subtree pinned to its
  * "dev:ino"; for workspace-write each root is granted and pinned to its
- * "dev:ino"; the secret variables scrubbed but those kept */
+ * "dev:ino"; the secret variables scrubbed but those kept; each watched
+ * name a --watch */
 static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 {
-	napi_value argv[7], out = NULL;
+	napi_value argv[8], out = NULL;
+	watch_list watches = {0};
 	char nonce[SANDY_NONCE_MAX + 2];
 	bool landlock_only;
 	sandy_seam_level level;
@@ -1094,15 +1156,18 @@ static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 	char **words;
 	size_t n = 0;
 
-	if (get_args(env, info, 7, argv) == NULL ||
+	if (get_args(env, info, 8, argv) == NULL ||
 	    get_mode(env, argv[0], &mode) == NULL ||
 	    get_roots(env, argv[1], &roots) == NULL ||
 	    check_mode_roots(env, mode, &roots) == NULL ||
 	    get_bool(env, argv[2], &landlock_only) == NULL ||
 	    get_nonce(env, argv[3], nonce, sizeof(nonce)) == NULL ||
 	    get_dirs(env, argv[4], &protect) == NULL ||
-	    get_shield(env, argv[5], argv[6], &shield) == NULL)
+	    get_shield(env, argv[5], argv[6], &shield) == NULL ||
+	    get_watches(env, argv[7], &watches) == NULL)
 		goto done;
+	shield.s.watches = watches.w;
+	shield.s.n_watches = watches.n;
 	level = landlock_only ? SANDY_SEAM_LANDLOCK_ONLY : SANDY_SEAM_FULL;
 	if (sandy_seam_policy(mode, level, roots.r, roots.paths.n, &p, &err) != 0) {
 		napi_throw_error(env, "ESANDYSEAM", err.message);
@@ -1123,15 +1188,17 @@ done:
 	roots_free(&roots);
 	dirs_free(&protect);
 	shield_free(&shield);
+	watches_free(&watches);
 	return out;
 }
 
 /* bwrapArgv(launcher, nonce, bwrapPath, mode, roots, protect, reads,
- * keepEnv) -> the words before the command: the launcher as guard, then
- * bubblewrap's */
+ * keepEnv, watches) -> the words before the command: the launcher as
+ * guard, then bubblewrap's */
 static napi_value bwrap_argv(napi_env env, napi_callback_info info)
 {
-	napi_value argv[8], out = NULL;
+	napi_value argv[9], out = NULL;
+	watch_list watches = {0};
 	char launcher[SANDY_PATH_MAX_BYTES + 2], nonce[SANDY_NONCE_MAX + 2];
 	char bwrap[256];
 	root_list roots = {0};
@@ -1142,7 +1209,7 @@ static napi_value bwrap_argv(napi_env env, napi_callback_info info)
 	char **words;
 	size_t n = 0;
 
-	if (get_args(env, info, 8, argv) == NULL ||
+	if (get_args(env, info, 9, argv) == NULL ||
 	    get_cstring(env, argv[0], launcher, sizeof(launcher)) == NULL ||
 	    get_nonce(env, argv[1], nonce, sizeof(nonce)) == NULL ||
 	    get_cstring(env, argv[2], bwrap, sizeof(bwrap)) == NULL ||
@@ -1150,7 +1217,8 @@ static napi_value bwrap_argv(napi_env env, napi_callback_info info)
 	    get_roots(env, argv[4], &roots) == NULL ||
 	    check_mode_roots(env, c.mode, &roots) == NULL ||
 	    get_dirs(env, argv[5], &protect) == NULL ||
-	    get_shield(env, argv[6], argv[7], &shield) == NULL)
+	    get_shield(env, argv[6], argv[7], &shield) == NULL ||
+	    get_watches(env, argv[8], &watches) == NULL)
 		goto done;
 	if (nonce[0] == '\0') {
 		napi_throw_type_error(env, "ESANDYARGS", "a nonce is required");
@@ -1161,12 +1229,15 @@ static napi_value bwrap_argv(napi_env env, napi_callback_info info)
 	c.protect = (const char *const *)protect.d;
 	c.n_protect = protect.n;
 	c.shield = shield.s;
+	c.shield.watches = watches.w;
+	c.shield.n_watches = watches.n;
 	words = sandy_bwrap_argv(&c, &n);
 	out = words_to_js(env, words, n);
 done:
 	roots_free(&roots);
 	dirs_free(&protect);
 	shield_free(&shield);
+	watches_free(&watches);
 	return out;
 }
 

@@ -62,14 +62,17 @@ const sandy_dialect *sandy_backend_dialect(sandy_backend_id id);
 
 /* A seam call's protections beyond the mode (docs/protected-reads.md):
  * the protected reads (canonical paths of files, sockets or directories
- * that exist, each with the object confine saw, "dev:ino"), and the
- * secret variables kept by name. The secret variables are always
- * scrubbed. */
+ * that exist, each with the object confine saw, "dev:ino"), the secret
+ * variables kept by name, and the protected names that did not exist
+ * (docs/protected-writes.md: watched, workspace-write only). The secret
+ * variables are always scrubbed. */
 typedef struct sandy_seam_shield {
 	const sandy_writable_root *reads; /* path and id, as a root's */
 	size_t n_reads;
 	const char *const *keep_env;
 	size_t n_keep_env;
+	const struct sandy_launch_watch *watches;
+	size_t n_watches;
 } sandy_seam_shield;
 
 #endif

@@ -99,6 +99,13 @@ char **sandy_bwrap_argv(const sandy_bwrap_call *c, size_t *count)
 		g.n_roots = c->n_roots;
 		memcpy(g.protect, c->protect, c->n_protect * sizeof(*g.protect));
 		g.n_protect = c->n_protect;
+		if (c->shield.n_watches > SANDY_WATCHES_MAX)
+			return NULL;
+		memcpy(g.watches, c->shield.watches,
+		       c->shield.n_watches * sizeof(*g.watches));
+		g.n_watches = c->shield.n_watches;
+	} else if (c->shield.n_watches > 0) {
+		return NULL;
 	}
 	if (sandy_guard_words(c->launcher, &g, guard) == 0)
 		return NULL;

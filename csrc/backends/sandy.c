@@ -180,8 +180,13 @@ char **sandy_seam_launcher_argv(const sandy_policy *p, sandy_mode mode,
 
 	if (n_roots > SANDY_GUARD_ROOTS_MAX ||
 	    s->n_reads > SANDY_DENY_READS_MAX ||
-	    s->n_keep_env > SANDY_KEEP_ENV_MAX)
+	    s->n_keep_env > SANDY_KEEP_ENV_MAX ||
+	    s->n_watches > SANDY_WATCHES_MAX ||
+	    (s->n_watches > 0 && (mode != SANDY_MODE_WORKSPACE_WRITE ||
+				  level != SANDY_SEAM_FULL)))
 		return NULL;
+	for (size_t i = 0; i < s->n_watches; i++)
+		l.watches[l.n_watches++] = s->watches[i];
 	for (size_t i = 0; mode == SANDY_MODE_WORKSPACE_WRITE && i < n_roots;
 	     i++)
 		pins[l.n_pins++] = (struct sandy_launch_pin){

@@ -38,8 +38,10 @@ int sandy_seam_protect(sandy_policy *p, const char *const *dirs, size_t n,
  * /dev/shm, and at both a pin of each writable root (roots, as for
  * sandy_seam_policy) on the object confine saw there, so a root replaced
  * since then fails closed; each protected read of s as a --deny-read, the
- * secret variables scrubbed but those s keeps. NULL when out of memory or a
- * count of roots, reads or kept names is above its bound. */
+ * secret variables scrubbed but those s keeps, each name s watches as a
+ * --watch (workspace-write at the full level only). NULL when out of
+ * memory, a count of roots, reads, kept names or watches is above its
+ * bound, or watches come at another mode or level. */
 char **sandy_seam_launcher_argv(const sandy_policy *p, sandy_mode mode,
 				sandy_seam_level level, const char *nonce,
 				const sandy_writable_root *roots,

@@ -13,10 +13,15 @@ size_t sandy_guard_words(const char *launcher, const sandy_guard_args *g,
 	    g->n_roots > SANDY_GUARD_ROOTS_MAX ||
 	    g->n_deny_reads > SANDY_DENY_READS_MAX ||
 	    g->n_keep_env > SANDY_KEEP_ENV_MAX ||
-	    (g->n_protect > 0 && g->n_roots == 0))
+	    g->n_watches > SANDY_WATCHES_MAX ||
+	    ((g->n_protect > 0 || g->n_watches > 0) && g->n_roots == 0))
 		return 0;
 	for (size_t i = 0; i < g->n_keep_env; i++)
 		if (!sandy_env_name_valid(g->keep_env[i]))
+			return 0;
+	for (size_t i = 0; i < g->n_watches; i++)
+		if (!sandy_watch_name_valid(g->watches[i].name) ||
+		    g->watches[i].dir[0] != '/')
 			return 0;
 	words[n++] = launcher;
 	words[n++] = SANDY_GUARD_MAGIC;
@@ -43,6 +48,12 @@ size_t sandy_guard_words(const char *launcher, const sandy_guard_args *g,
 	for (size_t i = 0; i < g->n_keep_env; i++) {
 		words[n++] = "--keep-env";
 		words[n++] = g->keep_env[i];
+	}
+	for (size_t i = 0; i < g->n_watches; i++) {
+		words[n++] = "--watch";
+		words[n++] = g->watches[i].dir;
+		words[n++] = g->watches[i].id;
+		words[n++] = g->watches[i].name;
 	}
 	words[n++] = "--";
 	return n;
@@ -89,6 +100,13 @@ int sandy_guard_from_argv(int argc, char *const argv[], sandy_guard_args *g,
 	       sandy_env_name_valid(argv[i + 1])) {
 		g->keep_env[g->n_keep_env++] = argv[i + 1];
 		i += 2;
+	}
+	while (i + 3 < argc && strcmp(argv[i], "--watch") == 0 &&
+	       g->n_roots > 0 && g->n_watches < SANDY_WATCHES_MAX &&
+	       argv[i + 1][0] == '/' && sandy_watch_name_valid(argv[i + 3])) {
+		g->watches[g->n_watches++] = (struct sandy_launch_watch){
+			argv[i + 1], argv[i + 2], argv[i + 3]};
+		i += 4;
 	}
 	if (i + 1 >= argc || strcmp(argv[i], "--") != 0 ||
 	    argv[i + 1][0] != '/')

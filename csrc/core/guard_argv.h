@@ -4,6 +4,7 @@
  *   LAUNCHER --sandy-guard-v1 [--nonce HEX]
  *            {--bind-root PATH DEV:INO} {--protect PATH}
  *            {--deny-read PATH DEV:INO} [--scrub-env] {--keep-env NAME}
+ *            {--watch DIR DEV:INO NAME}
  *            -- /ABSOLUTE/RUNNER [ARGS...]
  *
  * --nonce: as policy_argv.h's (the guard's fatal line carries it);
@@ -20,7 +21,9 @@
  *   each covered in the guard's tree by an empty read-only object of its
  *   kind, so nothing beneath bubblewrap reads or connects to it;
  * --scrub-env, --keep-env: as policy_argv.h's, in the guard's own
- *   environment, which bubblewrap passes on to the command.
+ *   environment, which bubblewrap passes on to the command;
+ * --watch: as policy_argv.h's, watched by the guard's outer process, only
+ *   after a --bind-root.
  * The addon encodes them (backends/bwrap.c, bubblewrap's prefix), the launcher
  * decodes them (launcher/launcher.c) and the guard's steps act on them
  * (linux/guard.c, linux/guard_view.c). */
@@ -31,6 +34,7 @@
 #include <stddef.h>
 
 #include "error.h"
+#include "policy_argv.h"
 #include "protocol.h"
 #include "secret_env.h"
 
@@ -54,18 +58,21 @@ typedef struct sandy_guard_args {
 	bool scrub_env;
 	const char *keep_env[SANDY_KEEP_ENV_MAX];
 	size_t n_keep_env;
+	struct sandy_launch_watch watches[SANDY_WATCHES_MAX];
+	size_t n_watches;
 	int runner; /* index of RUNNER in argv */
 } sandy_guard_args;
 
 /* The most words sandy_guard_words writes. */
 #define SANDY_GUARD_WORDS_MAX                                                \
 	(4 + 3 * SANDY_GUARD_ROOTS_MAX + 2 * SANDY_GUARD_PROTECT_MAX +        \
-	 3 * SANDY_DENY_READS_MAX + 1 + 2 * SANDY_KEEP_ENV_MAX + 1)
+	 3 * SANDY_DENY_READS_MAX + 1 + 2 * SANDY_KEEP_ENV_MAX +             \
+	 4 * SANDY_WATCHES_MAX + 1)
 
 /* Writes the words up to and including "--" (the launcher's path first)
  * into words; g->runner is ignored. Returns the count, or 0 when a count
- * is above its bound, protect is given without a root or a keepEnv name
- * is not one. */
+ * is above its bound, protect or a watch is given without a root, or a
+ * keepEnv name or a watched name is not one. */
 size_t sandy_guard_words(const char *launcher, const sandy_guard_args *g,
 			 const char *words[SANDY_GUARD_WORDS_MAX]);
 

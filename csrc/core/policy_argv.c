@@ -118,6 +118,12 @@ char **sandy_launch_to_argv(const sandy_launch *l, size_t *count)
 		push_word(&w, "--keep-env");
 		push_word(&w, l->keep_env[i]);
 	}
+	for (i = 0; i < l->n_watches; i++) {
+		push_word(&w, "--watch");
+		push_word(&w, l->watches[i].dir);
+		push_word(&w, l->watches[i].id);
+		push_word(&w, l->watches[i].name);
+	}
 	if (w.failed) {
 		sandy_argv_free(w.words);
 		return NULL;
@@ -246,6 +252,13 @@ static int parse_option(int argc, char *const argv[], int *i, sandy_launch *l,
 		   l->n_keep_env < SANDY_KEEP_ENV_MAX &&
 		   sandy_env_name_valid(argv[*i + 1])) {
 		l->keep_env[l->n_keep_env++] = argv[++*i];
+	} else if (strcmp(opt, "--watch") == 0 && left >= 3 &&
+		   l->n_watches < SANDY_WATCHES_MAX &&
+		   argv[*i + 1][0] == '/' &&
+		   sandy_watch_name_valid(argv[*i + 3])) {
+		l->watches[l->n_watches++] = (struct sandy_launch_watch){
+			argv[*i + 1], argv[*i + 2], argv[*i + 3]};
+		*i += 3;
 	} else {
 		return bad(err, "unknown or incomplete option");
 	}
@@ -289,6 +302,12 @@ bool sandy_nonce_valid(const char *nonce)
 	size_t n = strspn(nonce, "0123456789abcdef");
 
 	return nonce[n] == '\0' && n >= SANDY_NONCE_MIN && n <= SANDY_NONCE_MAX;
+}
+
+bool sandy_watch_name_valid(const char *name)
+{
+	return name[0] != '\0' && strchr(name, '/') == NULL &&
+	       strcmp(name, ".") != 0 && strcmp(name, "..") != 0;
 }
 
 const char *sandy_launch_nonce(int argc, char *const argv[])

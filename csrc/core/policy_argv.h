@@ -10,9 +10,10 @@
  *            {--tmpfs PATH} [--landlock-only] [--canonical] [--cwd DIR]
  *            {--pin KEY PATH DEV:INO} [--pinned]
  *            {--deny-read PATH DEV:INO} [--scrub-env] {--keep-env NAME}
+ *            {--watch DIR DEV:INO NAME}
  *            -- TARGET [ARGS...]
  *
- * --nonce and the last nine are not policy vocabulary (a Sandy policy
+ * --nonce and the last ten are not policy vocabulary (a Sandy policy
  * changes no environment and requires every path it names; the seam's
  * protections do neither):
  * --nonce: the provider's per-call tag for the launcher's fatal line
@@ -47,7 +48,12 @@
  * --scrub-env: the seam's secret variables (core/secret_env.h) are taken
  *   out of the environment before the command starts;
  * --keep-env: a variable --scrub-env leaves, named exactly (at most
- *   SANDY_KEEP_ENV_MAX, each a valid name).
+ *   SANDY_KEEP_ENV_MAX, each a valid name);
+ * --watch: a protected name that did not exist at confine (at most
+ *   SANDY_WATCHES_MAX): NAME, one component, in the canonical directory
+ *   DIR, which was the object DEV:INO then. The launcher's process outside
+ *   the sandbox ends the run when NAME appears there, and removes it
+ *   (linux/watch.c); full level only.
  */
 #ifndef SANDY_POLICY_ARGV_H
 #define SANDY_POLICY_ARGV_H
@@ -94,6 +100,12 @@ typedef struct sandy_launch {
 	bool scrub_env;
 	const char *keep_env[SANDY_KEEP_ENV_MAX]; /* borrowed */
 	size_t n_keep_env;
+	struct sandy_launch_watch {
+		const char *dir;
+		const char *id;
+		const char *name;
+	} watches[SANDY_WATCHES_MAX]; /* borrowed */
+	size_t n_watches;
 	int target; /* index of the first target word (may equal argc) */
 } sandy_launch;
 
@@ -117,6 +129,8 @@ void sandy_launch_free(sandy_launch *l);
  * malformed command line fails with the tagged line. */
 const char *sandy_launch_nonce(int argc, char *const argv[]);
 bool sandy_nonce_valid(const char *nonce);
+/* A --watch NAME: one path component, not "." or "..". */
+bool sandy_watch_name_valid(const char *name);
 
 /* --pin keys, both halves: the addon names every entry of a resolved
  * policy with these (sandy_pins_each), the launcher finds each entry of

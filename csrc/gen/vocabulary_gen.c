@@ -227,6 +227,7 @@ static void launcher(void)
 	printf("  writableRootsMax: %d,\n", SANDY_WRITABLE_ROOTS_MAX);
 	printf("  denyReadsMax: %d,\n", SANDY_DENY_READS_MAX);
 	printf("  protectedWritesMax: %d,\n", SANDY_PROTECTED_WRITES_MAX);
+	printf("  watchesMax: %d,\n", SANDY_WATCHES_MAX);
 	printf("  keepEnvMax: %d,\n", SANDY_KEEP_ENV_MAX);
 	printf("  policyMagic: ");
 	js_string(SANDY_ARGV_MAGIC);

@@ -167,6 +167,7 @@ static void __attribute__((noreturn)) guard(int argc, char *argv[],
 	sandy_guard_args g;
 	const char *protect[SANDY_GUARD_PROTECT_MAX + SANDY_COPY_DIRS_MAX];
 	size_t n_protect;
+	static sandy_watch watch;
 	char **runner;
 
 	if (sandy_guard_from_argv(argc, argv, &g, &err) != 0)
@@ -179,8 +180,10 @@ static void __attribute__((noreturn)) guard(int argc, char *argv[],
 	    sandy_guard_prepare(g.roots, g.n_roots, protect, &n_protect,
 				&err) != 0 ||
 	    (runner = sandy_guard_runner_argv(argv + g.runner, &err)) == NULL ||
+	    sandy_watch_open(g.watches, g.n_watches, &watch, &err) != 0 ||
 	    sandy_guard_enter(&g, protect, n_protect, &err) != 0 ||
-	    sandy_guard_fork_runner(argv + 1, (size_t)(g.runner - 1), &err) != 0)
+	    sandy_guard_fork_runner(argv + 1, (size_t)(g.runner - 1), &watch,
+				    &err) != 0)
 		die(&err, nonce);
 	execv(runner[0], runner);
 	sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED,
@@ -214,6 +217,7 @@ int main(int argc, char *argv[])
 	sandy_error err = {0};
 	sandy_apply_level level;
 	sandy_own_words own;
+	static sandy_watch watch;
 	char tag[SANDY_NONCE_MAX + 1] = "";
 	char *tmpfs[SANDY_TMPFS_MAX + 1] = {NULL};
 	struct rlimit nofile;
@@ -269,7 +273,9 @@ int main(int argc, char *argv[])
 				     : SANDY_APPLY_FULL;
 	own = (sandy_own_words){argv + 1, (size_t)(target - 1)};
 	if (sandy_protect_self(&resolved, level, &err) != 0 ||
-	    sandy_apply(&resolved, level, &own, &err) != 0)
+	    sandy_watch_open(launch.watches, launch.n_watches, &watch,
+			     &err) != 0 ||
+	    sandy_apply(&resolved, level, &own, &watch, &err) != 0)
 		die(&err, nonce);
 	sandy_resolved_free(&resolved);
 	sandy_launch_free(&launch);

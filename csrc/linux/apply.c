@@ -218,7 +218,7 @@ static int enter_view(const sandy_resolved *r, const sandy_plan *p,
 		if (init > 0) {
 			/* the outer process keeps nothing of the host */
 			sandy_view_release(&view);
-			sandy_procs_outer(procs, init);
+			return sandy_procs_outer(procs, init, err);
 		}
 		rc = init < 0 ? -1 : sandy_view_build(&p->view, &view, err);
 	}
@@ -271,7 +271,7 @@ static int check_landlock_only_uid(const sandy_plan *p, sandy_error *err)
 /* Everything after step 0. */
 static int apply_planned(const sandy_resolved *r, const sandy_plan *p,
 			 sandy_apply_level level, const sandy_own_words *w,
-			 sandy_error *err)
+			 sandy_watch *watch, sandy_error *err)
 {
 	sandy_procs procs;
 
@@ -280,7 +280,11 @@ static int apply_planned(const sandy_resolved *r, const sandy_plan *p,
 	if (level == SANDY_APPLY_LANDLOCK_ONLY &&
 	    check_landlock_only_uid(p, err) != 0)
 		return -1;
-	if (sandy_procs_begin(&procs, w->words, w->n, err) != 0)
+	if (watch != NULL && watch->fd >= 0 &&
+	    (level != SANDY_APPLY_FULL || !VIEW_LAYER))
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "watched names need the full level");
+	if (sandy_procs_begin(&procs, w->words, w->n, watch, err) != 0)
 		return -1;
 	return level == SANDY_APPLY_LANDLOCK_ONLY
 		       ? apply_landlock_only(p, &procs, err)
@@ -288,7 +292,8 @@ static int apply_planned(const sandy_resolved *r, const sandy_plan *p,
 }
 
 int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
-		const sandy_own_words *w, sandy_error *err)
+		const sandy_own_words *w, sandy_watch *watch,
+		sandy_error *err)
 {
 	sandy_host_facts facts;
 	sandy_plan plan;
@@ -302,7 +307,7 @@ int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
 	};
 	if (sandy_make_plan(r, &facts, &plan, err) != 0)
 		return -1;
-	rc = apply_planned(r, &plan, level, w, err);
+	rc = apply_planned(r, &plan, level, w, watch, err);
 	sandy_plan_free(&plan);
 	return rc;
 }

@@ -5,6 +5,9 @@
 #ifndef SANDY_APPLY_H
 #define SANDY_APPLY_H
 
+#include <stdbool.h>
+#include <sys/types.h>
+
 #include "../core/error.h"
 #include "../core/policy_argv.h"
 #include "../core/protocol.h"
@@ -28,10 +31,34 @@ typedef struct sandy_own_words {
 	size_t n;
 } sandy_own_words;
 
+/* The protected names that did not exist at confine (--watch), watched
+ * from the outer process (linux/watch.c). fd -1: nothing watched. */
+typedef struct sandy_watch {
+	int fd; /* inotify */
+	size_t n;
+	struct sandy_watched {
+		int wd;
+		dev_t dev;
+		ino_t ino;
+		char *dir;  /* copies: the argv they come from is wiped */
+		char *name;
+	} w[SANDY_WATCHES_MAX];
+} sandy_watch;
+
+/* Before any namespace: each directory still the object confine saw,
+ * watched, and the name absent; 0, or -1 (PreparationFailed, naming
+ * watch[i]) with nothing left open. n == 0 watches nothing. */
+int sandy_watch_open(const struct sandy_launch_watch *list, size_t n,
+		     sandy_watch *out, sandy_error *err);
+void sandy_watch_close(sandy_watch *w);
+
 /* Returns only in the process that is to exec the target (0), or with a
- * failure (-1 and *err) in the one that must then end. */
+ * failure (-1 and *err) in the one that must then end: the outer process
+ * too, when a watched name appeared (the run ended, EnforcementFailed).
+ * watch: NULL, or opened; the full level only. */
 int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
-		const sandy_own_words *w, sandy_error *err);
+		const sandy_own_words *w, sandy_watch *watch,
+		sandy_error *err);
 
 /* Before the policy is resolved (linux/pins.c): each --deny-read the
  * launcher reaches, still the object confine saw, becomes a deny_subtree

@@ -151,16 +151,17 @@ char **sandy_guard_runner_argv(char **runner, sandy_error *err)
 
 /* As the full level's launcher does (apply.c), with the runner as the
  * command: an outer process, an init, then the runner. */
-int sandy_guard_fork_runner(char **words, size_t n, sandy_error *err)
+int sandy_guard_fork_runner(char **words, size_t n, sandy_watch *watch,
+			    sandy_error *err)
 {
 	sandy_procs procs;
 	pid_t init;
 
-	if (sandy_procs_begin(&procs, words, n, err) != 0)
+	if (sandy_procs_begin(&procs, words, n, watch, err) != 0)
 		return -1;
 	init = sandy_procs_fork_init(&procs, err);
 	if (init > 0)
-		sandy_procs_outer(&procs, init);
+		return sandy_procs_outer(&procs, init, err);
 	if (init < 0 || sandy_procs_init(&procs, err) != 0)
 		return -1;
 	return sandy_procs_command(&procs, err);

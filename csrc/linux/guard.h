@@ -26,6 +26,7 @@
 #include "../core/error.h"
 #include "../core/guard_argv.h"
 #include "../core/protocol.h"
+#include "apply.h"
 
 
 /* The inherited descriptors, then the guard's own uid's launcher copies
@@ -61,8 +62,10 @@ int sandy_guard_enter(const sandy_guard_args *g, const char *const *protect,
 /* Once in that namespace: wipes words[0..n) (its argv: the nonce is
  * there) and forks the init of its PID namespace, which forks the
  * runner's process; that one gets 0 and is to exec the runner, the others
- * stay as their supervisors and never return (linux/processes.c). -1 with
+ * stay as their supervisors and never return (linux/processes.c) but for
+ * the outer one when a name of watch (opened, or NULL) appeared. -1 with
  * *err. */
-int sandy_guard_fork_runner(char **words, size_t n, sandy_error *err);
+int sandy_guard_fork_runner(char **words, size_t n, sandy_watch *watch,
+			    sandy_error *err);
 
 #endif

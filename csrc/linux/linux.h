@@ -10,6 +10,7 @@
 
 #include "../core/error.h"
 #include "../core/resolve.h"
+#include "apply.h"
 #include "plan.h"
 
 /* mount_view.c: descriptors pinned before any namespace change, so the
@@ -65,6 +66,15 @@ int sandy_new_proc(int host_proc);
  * beneath the directory root, then the node itself: a directory, or an
  * empty file to mount a file on. 0, or -1 with errno. */
 int sandy_make_mountpoint(int root, const char *path, bool is_dir);
+/* The watched names (apply.h's sandy_watch, linux/watch.c): in the outer
+ * process once SIGIO is blocked, its descriptor signals SIGIO to it
+ * (0, or -1 with errno); at each SIGIO, the index of a watched name that
+ * appeared, w->n when one cannot be told (events lost, a directory gone),
+ * or -1; once the run is gone, the name removed (whether it is gone). */
+int sandy_watch_arm(const sandy_watch *w);
+long sandy_watch_tripped(const sandy_watch *w);
+bool sandy_watch_remove(const sandy_watch *w, size_t i);
+
 /* Inside the new mount namespace, as the view plan says (plan.h), from
  * v, pinned from the same resolved policy: tmpfs root, cloned trees,
  * attributes, pivot_root, old root detached, cwd re-entered. */
@@ -124,19 +134,28 @@ typedef struct sandy_procs {
 					 * outside: this process's, then the
 					 * one it had at a SIGCONT from outside
 					 * (a shell's bg or fg) */
+	sandy_watch *watch;             /* the outer process's watched names
+					 * (linux/watch.c), or NULL */
+	long tripped;                   /* the watched name that appeared,
+					 * watch->n when events were lost, or
+					 * -1 */
 } sandy_procs;
 
 /* Before the first fork, nothing changed yet (PreparationFailed): the
  * caller's mask and SIGCHLD disposition kept, the supervised signals
- * blocked (sigwaitinfo takes them), SIGCHLD reported. words[0..n) are
- * wiped where a command could read them. */
+ * blocked (sigwaitinfo takes them), SIGCHLD reported, and with a watch
+ * (opened, or NULL) SIGIO too, which its descriptor then signals.
+ * words[0..n) are wiped where a command could read them. */
 int sandy_procs_begin(sandy_procs *s, char **words, size_t n_words,
-		      sandy_error *err);
+		      sandy_watch *watch, sandy_error *err);
 /* The full level, in the new namespaces: forks the init, which gets 0;
  * the outer process gets the init's pid and, having let go of what it
  * holds, becomes the outer supervisor. */
 pid_t sandy_procs_fork_init(sandy_procs *s, sandy_error *err);
-void sandy_procs_outer(sandy_procs *s, pid_t init) __attribute__((noreturn));
+/* The outer process: ends as the command ended, or, when a watched name
+ * appeared, kills the whole run, removes the name and returns -1 with
+ * *err (EnforcementFailed, naming watch[i]). */
+int sandy_procs_outer(sandy_procs *s, pid_t init, sandy_error *err);
 /* The full level, in the init once it is restricted: forks the command,
  * which gets 0. */
 int sandy_procs_init(sandy_procs *s, sandy_error *err);

@@ -115,6 +115,11 @@ static int procs_fail(sandy_error *err, sandy_error_kind kind,
 			  e);
 }
 
+static bool watching(const sandy_procs *s)
+{
+	return s->watch != NULL && s->watch->fd >= 0;
+}
+
 /* The launcher's own words, once read, are nobody's business. The
  * target's words after them stay. */
 static void wipe_words(const sandy_procs *s)
@@ -124,19 +129,21 @@ static void wipe_words(const sandy_procs *s)
 }
 
 int sandy_procs_begin(sandy_procs *s, char **words, size_t n_words,
-		      sandy_error *err)
+		      sandy_watch *watch, sandy_error *err)
 {
 	struct sigaction dfl = {.sa_handler = SIG_DFL};
 	sigset_t set;
 
 	*s = (sandy_procs){.words = words, .n_words = n_words, .link = -1,
-			   .tty = -1};
+			   .tty = -1, .watch = watch, .tripped = -1};
 	wipe_words(s);
 	for (int fd = 0; fd <= 2 && s->tty < 0; fd++)
 		if (tcgetpgrp(fd) == getpgrp())
 			s->tty = fd;
 	s->fg = getpgrp();
 	supervised_signals(&set);
+	if (watching(s))
+		sigaddset(&set, SIGIO);
 	sigemptyset(&dfl.sa_mask);
 	/* SIGCHLD ignored by the caller would reap the supervisors' children
 	 * before they could */
@@ -144,6 +151,9 @@ int sandy_procs_begin(sandy_procs *s, char **words, size_t n_words,
 	    sigaction(SIGCHLD, &dfl, &s->caller_chld) != 0)
 		return procs_fail(err, SANDY_ERR_PREPARATION_FAILED, "signals",
 				  errno);
+	if (sandy_watch_arm(watch) != 0)
+		return procs_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "the watched names", errno);
 	return 0;
 }
 
@@ -180,26 +190,43 @@ static void note_foreground(sandy_procs *s)
 		s->fg = fg;
 }
 
+/* A watched name appeared: the whole run killed and waited for (the init
+ * of a PID namespace ends only once every process in it has). */
+static int end_run(pid_t child, sandy_procs *s, long tripped)
+{
+	s->tripped = tripped;
+	kill(child, SIGKILL);
+	return wait_plainly(child);
+}
+
 /* Waits for the child, passing on to it each signal of the set that a
  * process sent, and reaping every other child that ends meanwhile (the
  * orphans an init or a subreaper inherits). Its wait status, or -1 when
- * the signal gone (0: none) came first. With terminal, notes who has it
- * at each SIGCONT (the outer process). */
+ * the signal gone (0: none) came first. With terminal (the outer
+ * process), notes who has the terminal at each SIGCONT, and ends the run
+ * when a watched name appears. */
 static int supervise(pid_t child, int gone, sandy_procs *terminal)
 {
 	sigset_t set;
 	siginfo_t si;
 	int status, sig;
+	long tripped;
 	pid_t p;
 
 	supervised_signals(&set);
 	if (gone != 0)
 		sigaddset(&set, gone);
+	if (terminal != NULL && watching(terminal))
+		sigaddset(&set, SIGIO);
 	for (;;) {
 		sig = sigwaitinfo(&set, &si);
 		if (sig < 0 && errno != EINTR)
 			return wait_plainly(child);
-		if (sig == SIGCHLD) {
+		if (sig == SIGIO && terminal != NULL && watching(terminal)) {
+			tripped = sandy_watch_tripped(terminal->watch);
+			if (tripped >= 0)
+				return end_run(child, terminal, tripped);
+		} else if (sig == SIGCHLD) {
 			while ((p = waitpid(-1, &status, WNOHANG)) > 0)
 				if (p == child)
 					return status;
@@ -238,6 +265,9 @@ static pid_t fork_inner(sandy_procs *s, const char *name, sandy_error *err)
 	}
 	close(link[inner == 0 ? 0 : 1]);
 	s->link = link[inner == 0 ? 1 : 0];
+	/* the watch is the outer process's alone */
+	if (inner == 0)
+		sandy_watch_close(s->watch);
 	return inner;
 }
 
@@ -267,16 +297,27 @@ static void give_back_terminal(const sandy_procs *s)
 	tcsetpgrp(s->tty, s->fg);
 }
 
-void sandy_procs_outer(sandy_procs *s, pid_t inner)
+int sandy_procs_outer(sandy_procs *s, pid_t inner, sandy_error *err)
 {
 	int status, reported;
 
 	status = supervise(inner, 0, s);
+	give_back_terminal(s);
+	if (s->tripped >= 0)
+		return sandy_fail(
+			err, SANDY_ERR_ENFORCEMENT_FAILED,
+			"the command made a protected name, watch[%ld]: the run "
+			"was ended, the name %s",
+			s->tripped,
+			(size_t)s->tripped < s->watch->n &&
+					sandy_watch_remove(s->watch,
+							   (size_t)s->tripped)
+				? "removed"
+				: "could not be removed");
 	/* the command's status, when the inner supervisor lived to send it;
 	 * else its own (its fatal line's 125, or the signal that killed it) */
 	if (read(s->link, &reported, sizeof(reported)) == sizeof(reported))
 		status = reported;
-	give_back_terminal(s);
 	sandy_end_like(status);
 }
 
@@ -404,6 +445,6 @@ int sandy_procs_reaper(sandy_procs *s, sandy_error *err)
 
 	reaper = fork_inner(s, "fork of the reaper", err);
 	if (reaper > 0)
-		sandy_procs_outer(s, reaper);
+		return sandy_procs_outer(s, reaper, err);
 	return reaper < 0 ? -1 : become_reaper(s, err);
 }

@@ -688,7 +688,7 @@ t.test('the Landlock-only level refuses a workspace that contains a launcher cop
     // (the copy directory itself: none may hold its parent at any level)
     try { p.confine(['true'], { mode: 'workspace-write', workspaceRoot: path.dirname(copy) }) } catch (e) { refused = e.message + ' ' + e.reasons.join('; ') }
     // the launcher itself, handed such a policy directly (no provider)
-    const words = require(${JSON.stringify(path.join(pkg, 'lib', 'binding.js'))}).addon.seamLauncherWords('workspace-write', [[path.dirname(copy), idOf(path.dirname(copy))]], true, 'ab'.repeat(16), [], [], [])
+    const words = require(${JSON.stringify(path.join(pkg, 'lib', 'binding.js'))}).addon.seamLauncherWords('workspace-write', [[path.dirname(copy), idOf(path.dirname(copy))]], true, 'ab'.repeat(16), [], [], [], [])
     const direct = run([copy, ...words, '--', '/bin/true'], { cwd: '/' })
     const ok = p.confine(['/bin/sh', '-c', 'echo hi > f'], { mode: 'workspace-write', workspaceRoot: fs.mkdtempSync('/var/tmp/ws-') })
     return { copy, refused, direct, fine: run(ok.argv, { cwd: ok.argv[ok.argv.indexOf('--') - 1] }).code }`,
@@ -844,7 +844,7 @@ for (const user of users()) {
         try { p.confine(['true'], { mode: 'workspace-write', workspaceRoot: ${JSON.stringify(alias)} }); out[backend] = 'allowed' } catch (e) { out[backend] = e.message }
       }
       const copy = sandy.createLocalSandboxProvider({ backend: 'sandy' }).confine(['true'], { mode: 'read-only', workspaceRoot: '/tmp' }).argv[0]
-      const words = require(${JSON.stringify(path.join(pkg, 'lib', 'binding.js'))}).addon.seamLauncherWords('workspace-write', [[${JSON.stringify(alias)}, idOf(${JSON.stringify(alias)})]], false, 'ab'.repeat(16), [], [], [])
+      const words = require(${JSON.stringify(path.join(pkg, 'lib', 'binding.js'))}).addon.seamLauncherWords('workspace-write', [[${JSON.stringify(alias)}, idOf(${JSON.stringify(alias)})]], false, 'ab'.repeat(16), [], [], [], [])
       out.direct = run([copy, ...words, '--', '/bin/true'], { cwd: '/' })
       return out`, { isolate: true, bind: [parent, alias] })
     t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)

@@ -311,8 +311,8 @@ t.test('a writable root over a launcher copy, asked of the launcher directly', a
     const script = `echo x > ${probeFile}; mv ${copy} ${copy}.moved; echo y > ${holder}/sandy-wr-direct-${process.pid}-$0; exit 0`
     for (const backend of native) {
       const words = backend === 'sandy'
-        ? [launcher, ...binding.addon.seamLauncherWords('workspace-write', roots, false, NONCE, protect, [], []), '--']
-        : binding.addon.bwrapArgv(launcher, NONCE, bwrap, 'workspace-write', roots, protect, [], [])
+        ? [launcher, ...binding.addon.seamLauncherWords('workspace-write', roots, false, NONCE, protect, [], [], []), '--']
+        : binding.addon.bwrapArgv(launcher, NONCE, bwrap, 'workspace-write', roots, protect, [], [], [])
       const r = await runAs(user, [...words, ...sh(script), backend], ws)
       const landed = path.join(holder, `sandy-wr-direct-${process.pid}-${backend}`)
       t.notOk(fs.existsSync(probeFile), `${backend} [${user.name}]: nothing written in the copy directory`)
@@ -333,11 +333,11 @@ t.test('a writable root over a launcher copy, asked of the launcher directly', a
       t.equal(moved.code, 0, 'unconfined, its user can rename it')
     }
   }
-  t.throws(() => binding.addon.seamLauncherWords('read-only', [[dir, idOf(dir)], ['/x', '1:2']], false, NONCE, [], [], []), /writable roots need workspace-write/)
-  t.throws(() => binding.addon.seamLauncherWords('workspace-write', [], false, NONCE, [], [], []), /writable roots: 1 to 9 pairs/)
-  t.throws(() => binding.addon.seamLauncherWords('workspace-write', [['relative', '1:2']], false, NONCE, [], [], []), /writable roots/)
-  t.throws(() => binding.addon.seamLauncherWords('workspace-write', [['/a']], false, NONCE, [], [], []), /writable roots/)
-  t.throws(() => binding.addon.bwrapArgv(launcher, NONCE, bwrap, 'workspace-write', Array(10).fill(['/a', '1:2']), [], [], []), /writable roots/)
+  t.throws(() => binding.addon.seamLauncherWords('read-only', [[dir, idOf(dir)], ['/x', '1:2']], false, NONCE, [], [], [], []), /writable roots need workspace-write/)
+  t.throws(() => binding.addon.seamLauncherWords('workspace-write', [], false, NONCE, [], [], [], []), /writable roots: 1 to 9 pairs/)
+  t.throws(() => binding.addon.seamLauncherWords('workspace-write', [['relative', '1:2']], false, NONCE, [], [], [], []), /writable roots/)
+  t.throws(() => binding.addon.seamLauncherWords('workspace-write', [['/a']], false, NONCE, [], [], [], []), /writable roots/)
+  t.throws(() => binding.addon.bwrapArgv(launcher, NONCE, bwrap, 'workspace-write', Array(10).fill(['/a', '1:2']), [], [], [], []), /writable roots/)
 })
 
 // The same messages from runCommand in this process (the CLI runs above as
