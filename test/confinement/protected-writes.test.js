@@ -16,7 +16,6 @@ const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { users, backendsFor, describe } = require('../helpers/sandbox.js')
 const { confineAs, runAs } = require('../helpers/seam-run.js')
-const { protectedWrites } = require('../../lib/protect-writes.js')
 
 // Outside /tmp: workspace-write gives the command a private one.
 const base = fs.realpathSync(fs.mkdtempSync('/var/tmp/sandy-writes-'))
@@ -27,7 +26,7 @@ const GIT_ENV = { GIT_AUTHOR_NAME: 'a', GIT_AUTHOR_EMAIL: 'a@example.invalid', G
 let serial = 0
 
 function git (cwd, args, env = {}) {
-  const r = spawnSync('git', args, { cwd, env: { PATH: '/usr/bin:/bin', HOME: '/nonexistent', ...GIT_ENV, ...env }, encoding: 'utf8' })
+  const r = spawnSync('git', ['-c', 'safe.directory=*', ...args], { cwd, env: { PATH: '/usr/bin:/bin', HOME: '/nonexistent', ...GIT_ENV, ...env }, encoding: 'utf8' })
   if (r.status !== 0) throw new Error(`git ${args.join(' ')}: ${r.stderr}`)
   return r.stdout
 }
@@ -180,33 +179,69 @@ for (const user of users()) {
   }
 }
 
-t.test('what the search finds, makes and refuses', async (t) => {
-  const ws = fs.mkdtempSync(path.join(base, 'find-'))
-  const st = fs.statSync(ws)
-  const roots = [{ root: ws, rootId: `${st.dev}:${st.ino}` }]
-  fs.mkdirSync(path.join(ws, 'a/b/.git/objects'), { recursive: true })
-  fs.mkdirSync(path.join(ws, 'a/b/.git/refs'))
-  fs.writeFileSync(path.join(ws, 'a/b/.git/HEAD'), 'ref: refs/heads/main\n')
-  fs.writeFileSync(path.join(ws, 'a/b/.git/config'), '')
-  fs.mkdirSync(path.join(ws, 'bare.git/objects'), { recursive: true })
-  fs.mkdirSync(path.join(ws, 'bare.git/refs'))
-  fs.mkdirSync(path.join(ws, 'bare.git/hooks'))
-  fs.writeFileSync(path.join(ws, 'bare.git/HEAD'), 'ref: refs/heads/main\n')
-  const found = protectedWrites(['git'], roots).map((o) => path.relative(ws, o.path)).sort()
-  t.same(found, ['a/b/.git/config', 'a/b/.git/hooks', 'a/b/.git/info', 'bare.git/hooks'], 'a nested repository and a bare one')
-  t.ok(fs.statSync(path.join(ws, 'a/b/.git/hooks')).isDirectory(), 'a missing hooks directory is made, to be held')
-  // (an earlier run can make any directory look like a bare repository:
-  // what lies beneath it is still searched)
-  fs.writeFileSync(path.join(ws, 'HEAD'), 'ref: refs/heads/main\n')
-  fs.mkdirSync(path.join(ws, 'objects'))
-  fs.mkdirSync(path.join(ws, 'refs'))
-  t.ok(protectedWrites(['git'], roots).some((o) => o.path === path.join(ws, 'a/b/.git/config')), 'a workspace made to look bare still has its repositories found')
-  t.same(protectedWrites([], roots), [], 'no protection, nothing looked for')
-  fs.symlinkSync(path.join(ws, 'a/b/.git'), path.join(ws, 'link-repo.git'))
-  fs.mkdirSync(path.join(ws, 'c'))
-  fs.symlinkSync(path.join(ws, 'a/b/.git'), path.join(ws, 'c/.git'))
-  t.throws(() => protectedWrites(['git'], roots), { name: 'Error', message: /\.git is a symbolic link/ }, 'a .git that is a symbolic link is refused: a mount cannot hold it')
-  fs.unlinkSync(path.join(ws, 'c/.git'))
-  fs.linkSync(path.join(ws, 'a/b/.git/config'), path.join(ws, 'config-link'))
-  t.throws(() => protectedWrites(['git'], roots), { message: /another hard link/ }, 'a config with a second name is refused')
-})
+// A name that did not exist at confine: the run ends the moment the
+// command makes it, with the launcher's fatal line, and the name is gone,
+// so the user's next git status reads nothing planted.
+const COMMONDIR = (marks) => `mkdir -p .evil && cp -r .git/objects .git/refs .git/HEAD .evil/ && printf '[core]\\n\\tfsmonitor = "touch ${marks}/commondir; false"\\n' > .evil/config && echo ../.evil > .git/commondir && echo planted && sleep 5; echo still-running`
+for (const user of users()) {
+  for (const backend of backendsFor(t, user, ['sandy', 'bwrap'])) {
+    t.test(`a commondir made in .git ends the run and is removed, under ${backend} [${user.name}]`, async (t) => {
+      const w = world(user)
+      const control = world(user)
+      const c = confineAs(user, w.env, { backend }, ['/bin/sh', '-c', COMMONDIR(w.marks)], { mode: 'workspace-write', workspaceRoot: w.ws })
+      t.notOk(c.error, `confined (${c.error && c.error.message})`)
+      const r = await runAs(user, c.argv, { cwd: w.ws, env: w.env })
+      t.equal(r.code, 125, `the run ends as a runner failure (${describe(r)})`)
+      t.match(r.stderr, /sandy-launcher: fatal: EnforcementFailed: the command made a protected name, watch\[\d+\]: the run was ended, the name removed \[run [0-9a-f]+\]/, 'its fatal line says which watch, never a path')
+      t.ok(c.runnerFailureRules.some((rule) => rule.fatalSignatures.some((s) => r.stderr.includes(s))), "the call's runner-failure rule matches it")
+      t.notMatch(r.stdout, /still-running/, 'the command did not go on')
+      t.notOk(fs.existsSync(path.join(w.ws, '.git/commondir')), 'the name is gone')
+      const unconfined = await runAs(user, ['/bin/sh', '-c', COMMONDIR(control.marks).replace('sleep 5', 'true')], { cwd: control.ws, env: control.env })
+      t.match(unconfined.stdout, /planted/, 'unconfined: the commondir is made')
+      t.ok((await userRunsGit(user, control)).includes('commondir'), "unconfined: the user's next git status ran the config it points to")
+      t.same(await userRunsGit(user, w), [], 'confined: nothing planted runs')
+    })
+
+    t.test(`core.hooksPath and included config files stay read-only, under ${backend} [${user.name}]`, async (t) => {
+      const script = (marks) => [
+        `if printf '#!/bin/sh\\ntouch ${marks}/husky-$1\\n' > .husky/post-checkout && chmod +x .husky/post-checkout; then echo "husky: ok"; else echo "husky: fail"; fi`,
+        `if printf '[core]\\n\\tfsmonitor = "touch ${marks}/included; false"\\n' >> shared.gitconfig; then echo "include: ok"; else echo "include: fail"; fi`
+      ].join('\n')
+      const make = () => {
+        const w = world(user)
+        fs.mkdirSync(path.join(w.ws, '.husky'))
+        fs.writeFileSync(path.join(w.ws, 'shared.gitconfig'), '')
+        git(w.ws, ['config', 'core.hooksPath', '.husky'])
+        git(w.ws, ['config', 'include.path', '../shared.gitconfig'])
+        spawnSync('chown', ['-R', `${user.uid}:${user.gid}`, w.ws])
+        return w
+      }
+      const w = make()
+      const control = make()
+      const c = confineAs(user, w.env, { backend }, ['/bin/sh', '-c', script(w.marks)], { mode: 'workspace-write', workspaceRoot: w.ws })
+      t.notOk(c.error, `confined (${c.error && c.error.message})`)
+      const r = await runAs(user, c.argv, { cwd: w.ws, env: w.env })
+      const u = await runAs(user, ['/bin/sh', '-c', script(control.marks)], { cwd: control.ws, env: control.env })
+      t.equal(u.stdout, 'husky: ok\ninclude: ok\n', 'unconfined: both land')
+      t.equal(r.stdout, 'husky: fail\ninclude: fail\n', `confined: both are refused (${describe(r)})`)
+      const ran = await userRunsGit(user, control)
+      t.ok(ran.some((m) => m.startsWith('husky-')) && ran.includes('included'), `unconfined: the user's next git commands ran them (${ran.join(', ')})`)
+      t.same(await userRunsGit(user, w), [], 'confined: nothing planted runs')
+    })
+  }
+}
+
+// What an earlier run of the same uid can do to hide a repository from
+// the next run's search: a directory made unlistable refuses the call
+// (as root no directory refuses a listing: uid 65534's case).
+for (const user of users().filter((u) => u.uid !== 0)) {
+  t.test(`a directory of its own made unlistable refuses the call [${user.name}]`, async (t) => {
+    const w = world(user)
+    fs.chmodSync(path.join(w.ws, 'nested'), 0o000)
+    const c = confineAs(user, w.env, { backend: 'sandy' }, ['/bin/true'], { mode: 'workspace-write', workspaceRoot: w.ws })
+    t.match(c.error, { name: 'SandboxUnavailableError', message: /a directory under the writable roots cannot be searched for repositories \(EACCES\)/ })
+    fs.chmodSync(path.join(w.ws, 'nested'), 0o755)
+    const ok = confineAs(user, w.env, { backend: 'sandy' }, ['/bin/true'], { mode: 'workspace-write', workspaceRoot: w.ws })
+    t.notOk(ok.error, 'control: listable again, confined')
+  })
+}

@@ -89,7 +89,7 @@ t.test('a backend that cannot keep a protection: noted, dropped from the default
   const { createLocalSandboxProvider } = t.mockRequire('../../lib/provider.js', { '../../lib/probe.js': { probe: () => report } })
   const request = { mode: 'workspace-write', workspaceRoot: dir }
   const landlock = createLocalSandboxProvider({ backend: 'landlock' })
-  t.equal(landlock.probe().candidates.find((c) => c.name === 'landlock').reason, 'Landlock (test); it does not keep host-sockets out of reach', 'its verdict says what it leaves')
+  t.equal(landlock.probe().candidates.find((c) => c.name === 'landlock').reason, 'Landlock (test); it does not keep host-sockets out of reach; it does not keep git\'s hooks and config or a home\'s start-up files read-only (protected writes)', 'its verdict says what it leaves')
   t.equal(createLocalSandboxProvider({ backend: 'sandy' }).probe().candidates.find((c) => c.name === 'sandy').reason.includes('does not keep'), false, 'control: the sandy backend keeps them all')
   const defaults = landlock.confine(['true'], request)
   t.equal(defaults.argv[0], sandy.createLocalSandboxProvider({ backend: 'sandy' }).confine(['true'], request).argv[0], 'the defaults confine: host-sockets is dropped, not asked for')
@@ -114,7 +114,7 @@ t.test('a backend that cannot keep a protection: noted, dropped from the default
   }
   const without = t.mockRequire('../../lib/provider.js', { '../../lib/probe.js': { probe: () => report }, '../../lib/binding.js': { ...real, addon } })
   t.match(without.createLocalSandboxProvider({ backend: 'landlock' }).probe().candidates.find((c) => c.name === 'landlock').reason,
-    /; it does not keep host-sockets, secret variables out of reach$/)
+    /; it does not keep host-sockets, secret variables out of reach; it does not keep git's hooks/)
 })
 
 t.test('a denyRead path that does not exist is the caller\'s error, named by index', async (t) => {
