@@ -179,17 +179,37 @@ function pointedTo (file, prefix) {
 }
 
 // How p is held: its own object, never followed, kept read-only ({ path,
-// id, kind }); where it is missing, its name watched in the directory
-// that would hold it ({ path, watch: [dir, "dev:ino", name] }: the run
-// ends if it appears); null where that directory is missing too.
+// id, kind }); where it is missing, the first missing name on the way to
+// it watched in the nearest directory that exists ({ path, watch: [dir,
+// "dev:ino", name] }: the run ends if it appears). Refused when p or a
+// directory on the way is a symbolic link (re-pointed, it would lead
+// elsewhere), or p cannot be held.
+// (a component on the way that is not a directory: missing too)
+function lstatOrMissing (p) {
+  try {
+    return fs.lstatSync(p, { bigint: true, throwIfNoEntry: false })
+  } catch (err) {
+    if (err.code === 'ENOTDIR') return undefined
+    /* c8 ignore next: a host error, which protectedWrites words */
+    throw err
+  }
+}
+
 function objectAt (p, why) {
-  const st = fs.lstatSync(p, { bigint: true, throwIfNoEntry: false })
-  if (st === undefined) {
-    const parent = fs.lstatSync(path.dirname(p), { bigint: true, throwIfNoEntry: false })
-    if (parent === undefined || !parent.isDirectory()) return null
-    return { path: p, watch: [path.dirname(p), `${parent.dev}:${parent.ino}`, path.basename(p)] }
+  let missing = p
+  let st
+  for (;;) {
+    st = lstatOrMissing(missing)
+    if (st !== undefined) break
+    missing = path.dirname(missing)
   }
   if (st.isSymbolicLink()) throw new ProtectWriteError(`${why} is a symbolic link, which a read-only mount cannot hold`)
+  if (fs.realpathSync.native(missing) !== missing) throw new ProtectWriteError(`${why} is reached through a symbolic link, which a read-only mount cannot hold`)
+  if (missing !== p) {
+    if (!st.isDirectory()) throw new ProtectWriteError(`${why} lies beneath something that is not a directory`)
+    const name = p.slice(missing.length).split('/').find((c) => c !== '')
+    return { path: path.join(missing, name), watch: [missing, `${st.dev}:${st.ino}`, name] }
+  }
   if (st.isFile() && st.nlink > 1n) throw new ProtectWriteError(`${why} has another hard link, through which it could be written`)
   if (!st.isFile() && !st.isDirectory()) throw new ProtectWriteError(`${why} is neither a file nor a directory`)
   return { path: p, id: `${st.dev}:${st.ino}`, kind: st.isDirectory() ? 'directory' : 'file' }
@@ -198,7 +218,9 @@ function objectAt (p, why) {
 // The values of the keys a git config file names other places by:
 // core.hooksPath, and the path of [include] and [includeIf "..."], each
 // as { key, value }. Enough of git's syntax for these: sections by name
-// (case-insensitive), a value's quotes and escapes, comments.
+// (case-insensitive; [section "sub"] and [section.sub] are others), a key
+// on the header's line, a value's quotes, escapes and continued lines,
+// comments.
 function configRefs (file) {
   let text
   try {
@@ -208,32 +230,52 @@ function configRefs (file) {
   }
   const out = []
   let section = ''
-  for (const raw of text.split('\n')) {
-    const line = raw.trim()
-    const head = /^\[\s*([A-Za-z0-9.-]+)/.exec(line)
+  // (a backslash that ends a line continues the value on the next)
+  for (const raw of text.replace(/\\\r?\n/g, '').split('\n')) {
+    let line = raw.trim()
+    const head = /^\[\s*([A-Za-z0-9.-]+)\s*("(?:[^"\\]|\\.)*")?\s*\]/.exec(line)
     if (head) {
-      section = head[1].toLowerCase()
-      continue
+      section = head[1].toLowerCase() + (head[2] !== undefined ? ' "sub"' : '')
+      line = line.slice(head[0].length).trim()
     }
     const kv = /^([A-Za-z][A-Za-z0-9-]*)\s*=\s*(.*)$/.exec(line)
     if (!kv) continue
     const key = `${section}.${kv[1].toLowerCase()}`
-    if (key === 'core.hookspath' || key === 'include.path' || key === 'includeif.path') out.push({ key, value: configValue(kv[2]) })
+    if (PLACE_KEYS.includes(key)) out.push({ key, value: configValue(kv[2]) })
   }
   return out
 }
 
+const PLACE_KEYS = Object.freeze(['core.hookspath', 'core.worktree', 'include.path', 'includeif "sub".path'])
+const ESCAPES = Object.freeze({ n: '\n', t: '\t', b: '\b' })
 function configValue (v) {
   let out = ''
   let quoted = false
   for (let i = 0; i < v.length; i++) {
     const c = v[i]
     if (c === '"') quoted = !quoted
-    else if (c === '\\' && i + 1 < v.length) out += v[++i]
+    else if (c === '\\' && i + 1 < v.length) out += ESCAPES[v[++i]] ?? v[i]
     else if (!quoted && (c === '#' || c === ';')) break
     else out += c
   }
-  return out.trim()
+  return quoted ? out : out.trim()
+}
+
+// Where the hooks of a git directory run, which a relative core.hooksPath
+// is taken from: its working trees' tops (a repository's .git: the
+// directory above; each linked worktree's, which its gitdir file names;
+// a submodule's, which its core.worktree names), or the git directory
+// itself for a bare repository.
+function hookTops (gitDir) {
+  const tops = []
+  if (path.basename(gitDir) === '.git') tops.push(path.dirname(gitDir))
+  for (const n of scan(path.join(gitDir, 'worktrees')).dirs) {
+    const top = pointedTo(path.join(gitDir, 'worktrees', n, 'gitdir'), '')
+    if (top !== null) tops.push(path.dirname(top))
+  }
+  const worktree = configRefs(path.join(gitDir, 'config')).find((r) => r.key === 'core.worktree')
+  if (worktree !== undefined) tops.push(path.resolve(gitDir, worktree.value))
+  return tops.length > 0 ? tops : [gitDir]
 }
 
 // What a git directory's config names under the roots: the hooks
@@ -244,12 +286,14 @@ function configValue (v) {
 function configPlaces (gitDir, home, depth = 0, file = path.join(gitDir, 'config')) {
   const places = []
   for (const { key, value } of configRefs(file)) {
-    if (value === '') continue
-    const top = path.basename(gitDir) === '.git' ? path.dirname(gitDir) : gitDir
-    const base = key === 'core.hookspath' ? top : path.dirname(file)
-    const target = value.startsWith('~/') && home ? path.join(home, value.slice(2)) : path.resolve(base, value)
-    places.push({ target, why: key === 'core.hookspath' ? 'the hooks directory core.hooksPath names' : 'a config file the config includes' })
-    if (key !== 'core.hookspath' && depth < 10) places.push(...configPlaces(gitDir, home, depth + 1, target))
+    if (value === '' || key === 'core.worktree') continue
+    const hooks = key === 'core.hookspath'
+    const bases = hooks ? hookTops(gitDir) : [path.dirname(file)]
+    for (const base of bases) {
+      const target = value.startsWith('~/') ? path.join(home, value.slice(2)) : path.resolve(base, value)
+      places.push({ target, why: hooks ? 'the hooks directory core.hooksPath names' : 'a config file the config includes' })
+      if (!hooks && depth < 10) places.push(...configPlaces(gitDir, home, depth + 1, target))
+    }
   }
   return places
 }
@@ -293,9 +337,7 @@ function gitPaths (roots, home) {
         if (!roots.some((r) => within(r, real) || within(r, target))) continue
         // (a link on the way, in a writable directory, could be re-pointed)
         if (real !== target) throw new ProtectWriteError(`${why} is reached through a symbolic link, which a read-only mount cannot hold`)
-        const o = objectAt(real, why)
-        if (o === null) throw new ProtectWriteError(`${why} lies in a directory that does not exist yet, where the command could make it`)
-        found.push(o)
+        found.push(objectAt(real, why))
       }
     }
   }
@@ -357,7 +399,7 @@ function protectedWrites (names, roots, env = process.env) {
 function gather (names, roots, env) {
   const canonical = roots.map((r) => r.root)
   const found = []
-  const home = homes(env)[0]
+  const home = homes(env)[0] ?? os.homedir()
   if (names.includes('git')) found.push(...gitPaths(canonical, home))
   if (names.includes('startup')) {
     for (const r of roots) {

@@ -53,6 +53,11 @@ typedef struct sandy_resolved {
 	 * after resolution, borrowed, never freed here. */
 	const char *const *tmpfs;
 	size_t n_tmpfs;
+	/* Paths whose directories above, inside a writable mount, are bound
+	 * onto themselves so that none can be renamed (the watched names,
+	 * linux/watch.c). Not policy: set by the launcher likewise. */
+	const char *const *anchors;
+	size_t n_anchors;
 } sandy_resolved;
 
 /* Resolves p against cwd (an absolute directory; NULL means getcwd()).

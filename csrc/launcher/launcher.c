@@ -181,7 +181,7 @@ static void __attribute__((noreturn)) guard(int argc, char *argv[],
 				&err) != 0 ||
 	    (runner = sandy_guard_runner_argv(argv + g.runner, &err)) == NULL ||
 	    sandy_watch_open(g.watches, g.n_watches, &watch, &err) != 0 ||
-	    sandy_guard_enter(&g, protect, n_protect, &err) != 0 ||
+	    sandy_guard_enter(&g, protect, n_protect, &watch, &err) != 0 ||
 	    sandy_guard_fork_runner(argv + 1, (size_t)(g.runner - 1), &watch,
 				    &err) != 0)
 		die(&err, nonce);
@@ -272,9 +272,12 @@ int main(int argc, char *argv[])
 	level = launch.landlock_only ? SANDY_APPLY_LANDLOCK_ONLY
 				     : SANDY_APPLY_FULL;
 	own = (sandy_own_words){argv + 1, (size_t)(target - 1)};
+	if (sandy_watch_open(launch.watches, launch.n_watches, &watch,
+			     &err) != 0)
+		die(&err, nonce);
+	resolved.anchors = (const char *const *)watch.paths;
+	resolved.n_anchors = watch.n;
 	if (sandy_protect_self(&resolved, level, &err) != 0 ||
-	    sandy_watch_open(launch.watches, launch.n_watches, &watch,
-			     &err) != 0 ||
 	    sandy_apply(&resolved, level, &own, &watch, &err) != 0)
 		die(&err, nonce);
 	sandy_resolved_free(&resolved);

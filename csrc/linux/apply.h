@@ -43,6 +43,8 @@ typedef struct sandy_watch {
 		char *dir;  /* copies: the argv they come from is wiped */
 		char *name;
 	} w[SANDY_WATCHES_MAX];
+	/* each dir/name, for the view's anchors (sandy_resolved) */
+	char *paths[SANDY_WATCHES_MAX];
 } sandy_watch;
 
 /* Before any namespace: each directory still the object confine saw,

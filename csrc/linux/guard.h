@@ -55,9 +55,11 @@ char **sandy_guard_runner_argv(char **runner, sandy_error *err);
 
 /* The guard's own namespace (guard_view.c), as the mode's comment says,
  * for g's roots (none: no workspace) and protected reads, with protect
- * (g's and the guard's own copies). Returns 0 or -1 with *err. */
+ * (g's and the guard's own copies), and the directories of watch's names
+ * (opened) bound onto themselves. Returns 0 or -1 with *err. */
 int sandy_guard_enter(const sandy_guard_args *g, const char *const *protect,
-		      size_t n_protect, sandy_error *err);
+		      size_t n_protect, const sandy_watch *watch,
+		      sandy_error *err);
 
 /* Once in that namespace: wipes words[0..n) (its argv: the nonce is
  * there) and forks the init of its PID namespace, which forks the

@@ -308,11 +308,13 @@ static size_t holder(const sandy_writable_root *roots, size_t n,
 
 /* Step 4. keep_ro[i]: root i stays read-only (step 1); the directories
  * above each protected read inside a root bound onto themselves, as
- * above each launcher copy. */
+ * above each launcher copy, and each watched name's directory and those
+ * above it (anchors: their dir/name paths). */
 static int writable_roots(const sandy_writable_root *roots, size_t n,
 			  const bool *keep_ro, const char *const *protect,
 			  size_t n_protect, const sandy_writable_root *reads,
-			  size_t n_reads, sandy_error *err)
+			  size_t n_reads, const char *const *anchors,
+			  size_t n_anchors, sandy_error *err)
 {
 	int trees[SANDY_GUARD_ROOTS_MAX], tmp = -1, rc = -1;
 	size_t order[SANDY_GUARD_ROOTS_MAX], done = 0;
@@ -367,6 +369,13 @@ static int writable_roots(const sandy_writable_root *roots, size_t n,
 			rc = protect_one(trees[i], roots[i].path, reads[k].path,
 					 false, err);
 	}
+	for (size_t k = 0; rc == 0 && k < n_anchors; k++) {
+		size_t i = holder(roots, n, anchors[k]);
+
+		if (i < n)
+			rc = protect_one(trees[i], roots[i].path, anchors[k],
+					 false, err);
+	}
 out:
 	for (size_t i = 0; i < done; i++)
 		close(trees[i]);
@@ -411,7 +420,8 @@ static int deny_reads(const sandy_guard_args *g, sandy_error *err)
 }
 
 int sandy_guard_enter(const sandy_guard_args *g, const char *const *protect,
-		      size_t n_protect, sandy_error *err)
+		      size_t n_protect, const sandy_watch *watch,
+		      sandy_error *err)
 {
 	struct statvfs vfs;
 	bool host_ro[SANDY_GUARD_ROOTS_MAX];
@@ -427,7 +437,9 @@ int sandy_guard_enter(const sandy_guard_args *g, const char *const *protect,
 		return -1;
 	if (g->n_roots > 0 &&
 	    writable_roots(g->roots, g->n_roots, host_ro, protect, n_protect,
-			   g->deny_reads, g->n_deny_reads, err) != 0)
+			   g->deny_reads, g->n_deny_reads,
+			   (const char *const *)watch->paths, watch->n,
+			   err) != 0)
 		return -1;
 	return deny_reads(g, err);
 }

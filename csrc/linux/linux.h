@@ -74,6 +74,9 @@ int sandy_make_mountpoint(int root, const char *path, bool is_dir);
 int sandy_watch_arm(const sandy_watch *w);
 long sandy_watch_tripped(const sandy_watch *w);
 bool sandy_watch_remove(const sandy_watch *w, size_t i);
+/* Once the run is gone: the first watched name that is there, w->n when
+ * a directory is not the one watched any more, or -1. */
+long sandy_watch_present(const sandy_watch *w);
 
 /* Inside the new mount namespace, as the view plan says (plan.h), from
  * v, pinned from the same resolved policy: tmpfs root, cloned trees,

@@ -46,7 +46,8 @@
  *   mounted at all.
  * - Inside writable mounts every directory between the mount root and a
  *   denied path is bound onto itself, so rename() of it fails with EBUSY
- *   and the denied object cannot be moved out from under its rules.
+ *   and the denied object cannot be moved out from under its rules; the
+ *   same for each anchor (a watched name's directory and those above).
  * - The host root's top-level symlinks (/bin -> usr/bin on merged-/usr
  *   systems) are recreated when their target lies inside the view; they
  *   grant nothing by themselves.
@@ -829,9 +830,24 @@ static int apply_deny(view_build *b, size_t i, sandy_error *err)
 	return rc;
 }
 
+/* Each anchor's directories above it inside a writable mount bound onto
+ * themselves (a watched name's directory may not be renamed away and
+ * made again, unwatched). */
+static int apply_anchors(view_build *b, sandy_error *err)
+{
+	for (size_t i = 0; i < b->p->n_anchors; i++) {
+		const view_entry *m = mount_above(b, b->p->anchors[i], false);
+
+		if (m != NULL && !(m->attr & MOUNT_ATTR_RDONLY) &&
+		    bind_ancestors(b, m, b->p->anchors[i], err) != 0)
+			return -1;
+	}
+	return 0;
+}
+
 static int apply_denies(view_build *b, sandy_error *err)
 {
-	if (b->v->n_denies == 0)
+	if (b->v->n_denies == 0 && b->p->n_anchors == 0)
 		return 0;
 	b->anc = calloc(b->p->anc_slots + 1, sizeof(*b->anc));
 	if (b->anc == NULL)
@@ -840,7 +856,7 @@ static int apply_denies(view_build *b, sandy_error *err)
 	for (size_t i = 0; i < b->v->n_denies; i++)
 		if (apply_deny(b, i, err) != 0)
 			return -1;
-	return 0;
+	return apply_anchors(b, err);
 }
 
 /* ------------------------------------------------------------------ */

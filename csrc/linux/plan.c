@@ -343,6 +343,8 @@ int sandy_plan_view(const sandy_resolved *r, sandy_view_plan *out,
 	out->n_execs = r->n_execs;
 	out->tmpfs = r->tmpfs;
 	out->n_tmpfs = r->n_tmpfs;
+	out->anchors = r->anchors;
+	out->n_anchors = r->n_anchors;
 	out->cwd = r->cwd;
 	for (size_t i = 0; i < r->n_grants; i++)
 		name_item(out, r->grants[i].path, false, i, r->grants[i].scope);
@@ -364,6 +366,9 @@ int sandy_plan_view(const sandy_resolved *r, sandy_view_plan *out,
 		for (const char *s = p; *s; s++)
 			out->anc_slots += *s == '/';
 	}
+	for (size_t i = 0; i < r->n_anchors; i++)
+		for (const char *s = r->anchors[i]; *s; s++)
+			out->anc_slots += *s == '/';
 	return 0;
 }
 

@@ -134,6 +134,9 @@ typedef struct sandy_view_plan {
 	size_t n_grants, n_execs;
 	const char *const *tmpfs;  /* private temp areas, attached first */
 	size_t n_tmpfs;
+	/* paths whose directories above are bound onto themselves, last */
+	const char *const *anchors;
+	size_t n_anchors;
 	const char *cwd;
 } sandy_view_plan;
 

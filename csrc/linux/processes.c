@@ -297,23 +297,50 @@ static void give_back_terminal(const sandy_procs *s)
 	tcsetpgrp(s->tty, s->fg);
 }
 
+/* Once the run is gone (nothing of it can make a name any more): every
+ * watched name that is there removed; whether all of them could be. A
+ * name seen while the run went on but gone by now was tried all the
+ * same: s->tripped says so. */
+static bool remove_watched(sandy_procs *s)
+{
+	long i;
+	bool all = true;
+
+	if (!watching(s))
+		return true;
+	for (size_t k = 0; k <= s->watch->n; k++) {
+		i = sandy_watch_present(s->watch);
+		if (i < 0)
+			break;
+		if (s->tripped < 0)
+			s->tripped = i;
+		if ((size_t)i == s->watch->n ||
+		    !sandy_watch_remove(s->watch, (size_t)i)) {
+			all = false;
+			break;
+		}
+	}
+	return all;
+}
+
 int sandy_procs_outer(sandy_procs *s, pid_t inner, sandy_error *err)
 {
 	int status, reported;
+	bool removed;
 
 	status = supervise(inner, 0, s);
 	give_back_terminal(s);
+	removed = remove_watched(s);
+	if (s->tripped >= 0 && (size_t)s->tripped == s->watch->n)
+		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "a watched directory was moved, or its events "
+				  "were lost: the run was ended");
 	if (s->tripped >= 0)
-		return sandy_fail(
-			err, SANDY_ERR_ENFORCEMENT_FAILED,
-			"the command made a protected name, watch[%ld]: the run "
-			"was ended, the name %s",
-			s->tripped,
-			(size_t)s->tripped < s->watch->n &&
-					sandy_watch_remove(s->watch,
-							   (size_t)s->tripped)
-				? "removed"
-				: "could not be removed");
+		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "the command made a protected name, "
+				  "watch[%ld]: the run was ended, the name %s",
+				  s->tripped,
+				  removed ? "removed" : "could not be removed");
 	/* the command's status, when the inner supervisor lived to send it;
 	 * else its own (its fatal line's 125, or the signal that killed it) */
 	if (read(s->link, &reported, sizeof(reported)) == sizeof(reported))

@@ -25,6 +25,7 @@
  *     all the same: the run ends on what it tried.
  * inotify sees every change to the inode, through any mount of it, the
  * view's included. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -41,7 +42,10 @@
 #include "../core/sys.h"
 #include "../core/stat.h"
 
-#define WATCH_EVENTS (IN_CREATE | IN_MOVED_TO | IN_ONLYDIR)
+/* a name made or moved in; the directory itself moved or removed (the
+ * view binds it onto itself, so neither should happen) */
+#define WATCH_EVENTS                                                         \
+	(IN_CREATE | IN_MOVED_TO | IN_MOVE_SELF | IN_DELETE_SELF | IN_ONLYDIR)
 
 static int watch_fail(sandy_error *err, size_t i, const char *what)
 {
@@ -79,7 +83,10 @@ static int watch_one(sandy_watch *w, size_t i,
 	*o = (struct sandy_watched){.dev = st.st_dev, .ino = st.st_ino,
 				    .dir = strdup(l->dir),
 				    .name = strdup(l->name)};
-	o->wd = o->dir == NULL || o->name == NULL ? -4
+	w->paths[i] = malloc(strlen(l->dir) + strlen(l->name) + 2);
+	if (w->paths[i] != NULL)
+		sprintf(w->paths[i], "%s/%s", l->dir, l->name);
+	o->wd = o->dir == NULL || o->name == NULL || w->paths[i] == NULL ? -4
 		: strcmp(seen, l->id) == 0
 			? inotify_add_watch(w->fd, self, WATCH_EVENTS)
 			: -2;
@@ -136,6 +143,7 @@ void sandy_watch_close(sandy_watch *w)
 	for (size_t i = 0; i < w->n; i++) {
 		free(w->w[i].dir);
 		free(w->w[i].name);
+		free(w->paths[i]);
 	}
 	w->n = 0;
 }
@@ -144,7 +152,8 @@ void sandy_watch_close(sandy_watch *w)
  * trips the watch as a whole, -1 for one that does not matter. */
 static long event_index(const sandy_watch *w, const struct inotify_event *e)
 {
-	if (e->mask & (IN_Q_OVERFLOW | IN_IGNORED | IN_UNMOUNT))
+	if (e->mask & (IN_Q_OVERFLOW | IN_IGNORED | IN_UNMOUNT | IN_MOVE_SELF |
+		       IN_DELETE_SELF))
 		return (long)w->n;
 	for (size_t i = 0; i < w->n; i++)
 		if (w->w[i].wd == e->wd && e->len > 0 &&
@@ -174,22 +183,71 @@ long sandy_watch_tripped(const sandy_watch *w)
 	return found;
 }
 
-bool sandy_watch_remove(const sandy_watch *w, size_t i)
+/* The directory of watched name i as it was watched, opened again
+ * without following a link; -1 when it cannot be, or is another. */
+static int watched_dir(const sandy_watch *w, size_t i)
 {
 	struct stat st;
+	int fd = open_dir(w->w[i].dir);
+
+	if (fd >= 0 && (sandy_stat(fd, NULL, 0, &st) != 0 ||
+			st.st_dev != w->w[i].dev || st.st_ino != w->w[i].ino)) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+long sandy_watch_present(const sandy_watch *w)
+{
+	struct stat st;
+
+	for (size_t i = 0; w != NULL && w->fd >= 0 && i < w->n; i++) {
+		int fd = watched_dir(w, i);
+		int found = fd < 0 ? 1
+				   : sandy_stat(fd, w->w[i].name,
+						AT_SYMLINK_NOFOLLOW, &st) == 0;
+
+		if (fd >= 0)
+			close(fd);
+		if (found)
+			return (long)i;
+	}
+	return -1;
+}
+
+/* name in dir, whatever it is, never following a link: a directory with
+ * everything beneath it (at most depth levels more). */
+static int remove_at(int dir, const char *name, int depth)
+{
+	int fd, rc = 0;
+	DIR *d;
+	struct dirent *e;
+
+	if (unlinkat(dir, name, 0) == 0 || errno == ENOENT)
+		return 0;
+	if ((errno != EISDIR && errno != EPERM) || depth == 0)
+		return -1;
+	fd = openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0 || (d = fdopendir(fd)) == NULL) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	while (rc == 0 && (e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			rc = remove_at(dirfd(d), e->d_name, depth - 1);
+	closedir(d);
+	return rc == 0 ? unlinkat(dir, name, AT_REMOVEDIR) : -1;
+}
+
+bool sandy_watch_remove(const sandy_watch *w, size_t i)
+{
 	int fd, rc;
 
-	if (i >= w->n || (fd = open_dir(w->w[i].dir)) < 0)
+	if (i >= w->n || (fd = watched_dir(w, i)) < 0)
 		return false;
-	if (sandy_stat(fd, NULL, 0, &st) == 0 && st.st_dev == w->w[i].dev &&
-	    st.st_ino == w->w[i].ino) {
-		rc = unlinkat(fd, w->w[i].name, 0);
-	} else {
-		rc = -1;
-		errno = ESTALE;
-	}
-	if (rc != 0 && (errno == EISDIR || errno == EPERM))
-		rc = unlinkat(fd, w->w[i].name, AT_REMOVEDIR);
+	rc = remove_at(fd, w->w[i].name, 64);
 	close(fd);
-	return rc == 0 || errno == ENOENT;
+	return rc == 0;
 }

@@ -150,12 +150,17 @@ for (const user of users()) {
 
   for (const backend of backendsFor(t, user, BACKENDS)) {
     t.test(`a workspace that is or holds the home is refused unless asked for, then its start-up files are kept, under ${backend} [${user.name}]`, async (t) => {
-      const w = world(user)
-      fs.writeFileSync(path.join(w.home, '.bashrc'), '# rc\n')
-      fs.mkdirSync(path.join(w.home, '.config', 'autostart'), { recursive: true })
-      spawnSync('chown', ['-R', `${user.uid}:${user.gid}`, w.home])
+      const homeWorld = () => {
+        const w = world(user)
+        fs.writeFileSync(path.join(w.home, '.bashrc'), '# rc\n')
+        fs.mkdirSync(path.join(w.home, '.config', 'autostart'), { recursive: true })
+        spawnSync('chown', ['-R', `${user.uid}:${user.gid}`, w.home])
+        return w
+      }
+      const w = homeWorld()
+      const control = homeWorld()
       const env = { ...w.env, HOME: w.home }
-      const argv = ['/bin/sh', '-c', "echo 'touch /tmp/x' >> .bashrc && echo rc; echo x > .config/autostart/a.desktop && echo autostart; echo data > notes && echo data"]
+      const argv = ['/bin/sh', '-c', "echo 'touch /tmp/x' >> .bashrc && echo rc; echo x > .config/autostart/a.desktop && echo autostart; mv .config .config-old && echo moved; echo data > notes && echo data"]
       for (const root of [w.home, w.top]) {
         const refused = confineAs(user, env, { backend }, argv, { mode: 'workspace-write', workspaceRoot: root })
         t.match(refused.error, { name: 'RangeError', message: /policy\.workspaceRoot is or holds the home directory.*allowHomeWorkspace/ }, `${root === w.home ? 'the home' : 'a directory holding it'}: refused`)
@@ -168,12 +173,16 @@ for (const user of users()) {
       const c = confineAs(user, env, { backend, allowHomeWorkspace: true }, argv, { mode: 'workspace-write', workspaceRoot: w.home })
       t.notOk(c.error, `asked for: confined (${c.error && c.error.message})`)
       const r = await runAs(user, c.argv, { cwd: w.home, env })
-      const unconfined = await runAs(user, argv, { cwd: w.home, env })
-      t.equal(unconfined.stdout, 'rc\nautostart\ndata\n', 'unconfined: both start-up files are written')
+      const unconfined = await runAs(user, argv, { cwd: control.home, env: { ...control.env, HOME: control.home } })
+      t.equal(unconfined.stdout, 'rc\nautostart\nmoved\ndata\n', 'unconfined: both start-up files are written, .config moved away')
       if (backend === 'landlock') {
-        t.equal(r.stdout, 'rc\nautostart\ndata\n', 'the Landlock-only level keeps none (its verdict says so)')
+        t.equal(r.stdout, 'rc\nautostart\nmoved\ndata\n', 'the Landlock-only level keeps none (its verdict says so)')
       } else {
-        t.equal(r.stdout, 'data\n', `confined: .bashrc and autostart are refused, the rest of the home is written (${describe(r)})`)
+        t.equal(r.stdout, 'data\n', `confined: .bashrc and autostart are refused, .config stays, the rest of the home is written (${describe(r)})`)
+        const ssh = confineAs(user, env, { backend, allowHomeWorkspace: true }, ['/bin/sh', '-c', 'mkdir -p .ssh && echo key > .ssh/authorized_keys'], { mode: 'workspace-write', workspaceRoot: w.home })
+        const made = await runAs(user, ssh.argv, { cwd: w.home, env })
+        t.equal(made.code, 125, `a missing ~/.ssh made ends the run (${describe(made)})`)
+        t.notOk(fs.existsSync(path.join(w.home, '.ssh')), 'and it is removed with what was put in it')
       }
     })
   }
@@ -200,6 +209,22 @@ for (const user of users()) {
       t.match(unconfined.stdout, /planted/, 'unconfined: the commondir is made')
       t.ok((await userRunsGit(user, control)).includes('commondir'), "unconfined: the user's next git status ran the config it points to")
       t.same(await userRunsGit(user, w), [], 'confined: nothing planted runs')
+    })
+
+    // (made as the command ends, and as a directory with content: the run
+    // still fails, and the whole of it is removed)
+    t.test(`a protected name made as the command ends is found and removed, under ${backend} [${user.name}]`, async (t) => {
+      const w = world(user)
+      for (const script of ['echo ../.evil > .git/commondir; exit 0', 'mkdir -p .git/config.worktree/a/b && touch .git/config.worktree/a/b/c']) {
+        const c = confineAs(user, w.env, { backend }, ['/bin/sh', '-c', script], { mode: 'workspace-write', workspaceRoot: w.ws })
+        const r = await runAs(user, c.argv, { cwd: w.ws, env: w.env })
+        t.equal(r.code, 125, `${script}: a runner failure (${describe(r)})`)
+        t.match(r.stderr, /the command made a protected name, watch\[\d+\]: the run was ended, the name removed/)
+      }
+      t.notOk(fs.existsSync(path.join(w.ws, '.git/commondir')) || fs.existsSync(path.join(w.ws, '.git/config.worktree')), 'both are gone')
+      t.same(await userRunsGit(user, w), [], 'and git works: nothing planted, nothing broken')
+      const plain = confineAs(user, w.env, { backend }, ['/bin/sh', '-c', 'exit 7'], { mode: 'workspace-write', workspaceRoot: w.ws })
+      t.equal((await runAs(user, plain.argv, { cwd: w.ws, env: w.env })).code, 7, 'control: a run that makes none ends as its command did')
     })
 
     t.test(`core.hooksPath and included config files stay read-only, under ${backend} [${user.name}]`, async (t) => {
