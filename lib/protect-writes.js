@@ -86,6 +86,8 @@ class ProtectWriteError extends Error {}
 // an earlier run, which the next could undo, so the call is refused.
 // Everything under a git directory is searched too but its objects/: a
 // run can make any directory look like one.
+const SKIPPED = new Set(['.git'])
+const OBJECTS = new Set(['objects'])
 const scans = new Map()
 function scan (d) {
   const none = { dirs: [], gits: [], bare: false }
@@ -105,7 +107,8 @@ function scan (d) {
       key,
       bare,
       gits: names.has('.git') ? [names.get('.git')] : [],
-      dirs: entries.filter((e) => e.isDirectory() && e.name !== '.git' && !(bare && e.name === 'objects')).map((e) => e.name)
+      // (git's own name, and a git directory's objects)
+      dirs: entries.filter((e) => e.isDirectory() && !SKIPPED.has(e.name) && !(bare && OBJECTS.has(e.name))).map((e) => e.name)
     }
     scans.set(d, got)
     return got
