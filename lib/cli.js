@@ -81,11 +81,11 @@ function packageRows (pkg) {
   ]
 }
 
-// What keeps each protection (docs/api.md, "Protected reads"): by which
-// mechanism, or "no".
+// What keeps each protection (docs/api.md, "Protected reads";
+// docs/protected-writes.md): by which mechanism, or "no".
 function protectionRows (protections) {
-  const rows = [['BACKEND', 'CREDENTIAL FILES', 'HOST SOCKETS', 'SECRET VARIABLES']]
-  for (const [name, p] of Object.entries(protections)) rows.push([name, p.files ?? 'no', p.sockets ?? 'no', p.environment ?? 'no'])
+  const rows = [['BACKEND', 'CREDENTIAL FILES', 'HOST SOCKETS', 'SECRET VARIABLES', 'PROTECTED WRITES']]
+  for (const [name, p] of Object.entries(protections)) rows.push([name, p.files ?? 'no', p.sockets ?? 'no', p.environment ?? 'no', p.writes ?? 'no'])
   return rows
 }
 

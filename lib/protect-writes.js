@@ -33,6 +33,7 @@ const HOME_ENTRIES = Object.freeze([
   ['.bash_profile', "run by bash's login shells"],
   ['.bash_login', "run by bash's login shells"],
   ['.bashrc', 'run by every interactive bash'],
+  ['.bash_aliases', "run by Debian's and Ubuntu's ~/.bashrc"],
   ['.bash_logout', "run when bash's login shells end"],
   ['.zshenv', 'run by every zsh'],
   ['.zprofile', "run by zsh's login shells"],
@@ -49,6 +50,16 @@ const HOME_ENTRIES = Object.freeze([
   ['.config/autostart', 'programs the desktop starts at log-in'],
   ['.config/systemd/user', "units systemd's user manager starts"],
   ['.local/bin', "commands found first on the PATH Debian's ~/.profile sets"],
+  ['.local/lib', "Python's user site-packages: their .pth files run at every python start"],
+  ['.cargo/bin', "commands rustup's ~/.profile line puts on the PATH"],
+  ['.cargo/env', "run by the ~/.profile rustup writes"],
+  ['.npmrc', 'script-shell and node-options, which npm runs'],
+  ['.vimrc', 'commands vim runs at start'],
+  ['.config/nvim', "neovim's start-up files"],
+  ['.emacs', 'Lisp emacs runs at start'],
+  ['.emacs.d', "emacs's start-up files"],
+  ['.tmux.conf', 'commands tmux runs at start'],
+  ['.gdbinit', 'commands gdb runs at start'],
   ['bin', "commands found first on the PATH Debian's ~/.profile sets"],
   ['.ssh/rc', 'run by sshd at every log-in'],
   ['.ssh/authorized_keys', 'keys that may log in'],
@@ -89,12 +100,12 @@ class ProtectWriteError extends Error {}
 const SKIPPED = new Set(['.git'])
 const OBJECTS = new Set(['objects'])
 const scans = new Map()
-function scan (d) {
+function scan (d, dev) {
   const none = { dirs: [], gits: [], bare: false }
   let st, entries
   try {
     st = fs.lstatSync(d, { bigint: true, throwIfNoEntry: false })
-    if (st === undefined || !st.isDirectory()) return none
+    if (st === undefined || !st.isDirectory() || (dev !== undefined && Number(st.dev) !== dev)) return none
     const key = `${st.dev}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}`
     const kept = scans.get(d)
     if (kept !== undefined && kept.key === key) return kept
@@ -124,19 +135,23 @@ function scan (d) {
 
 // Every git directory and .git file under the roots (canonical), and the
 // .git names that are symbolic links.
+// A directory on another file system than its root's (a mount beneath a
+// writable root: kernel file systems, a tmpfs, another disk) is passed
+// over: the sandboxes make every mount beneath a writable root read-only
+// unless it is a writable root itself, searched in its own turn.
 function findRepositories (roots) {
   const gitDirs = []
   const gitFiles = []
   const links = []
   let budget = MAX_DIRECTORIES
-  const stack = [...roots]
+  const stack = roots.map((r) => [r, fs.statSync(r).dev])
   const seen = new Set()
   while (stack.length > 0) {
-    const d = stack.pop()
+    const [d, dev] = stack.pop()
     if (seen.has(d)) continue
     seen.add(d)
     if (--budget < 0) throw new ProtectWriteError(`more than ${MAX_DIRECTORIES} directories under the writable roots: their git repositories cannot all be found`)
-    const s = scan(d)
+    const s = scan(d, dev)
     if (s.bare) gitDirs.push(d)
     for (const g of s.gits) {
       const p = path.join(d, '.git')
@@ -144,7 +159,7 @@ function findRepositories (roots) {
       else if (g.isSymbolicLink()) links.push(p)
       else if (g.isFile()) gitFiles.push(p)
     }
-    for (const n of s.dirs) stack.push(path.join(d, n))
+    for (const n of s.dirs) stack.push([path.join(d, n), dev])
   }
   return { gitDirs, gitFiles, links }
 }
@@ -286,16 +301,17 @@ function hookTops (gitDir) {
 // or the git directory of a bare repository) and the files it includes
 // (relative to the including file), followed as git follows them (at
 // most 10 deep).
-function configPlaces (gitDir, home, depth = 0, file = path.join(gitDir, 'config')) {
+function configPlaces (gitDir, homes, depth = 0, file = path.join(gitDir, 'config')) {
   const places = []
   for (const { key, value } of configRefs(file)) {
     if (value === '' || key === 'core.worktree') continue
     const hooks = key === 'core.hookspath'
     const bases = hooks ? hookTops(gitDir) : [path.dirname(file)]
-    for (const base of bases) {
-      const target = value.startsWith('~/') ? path.join(home, value.slice(2)) : path.resolve(base, value)
+    // (git takes ~ from $HOME; the passwd home too, where they differ)
+    const targets = value.startsWith('~/') ? homes.map((h) => path.join(h, value.slice(2))) : bases.map((b) => path.resolve(b, value))
+    for (const target of targets) {
       places.push({ target, why: hooks ? 'the hooks directory core.hooksPath names' : 'a config file the config includes' })
-      if (!hooks && depth < 10) places.push(...configPlaces(gitDir, home, depth + 1, target))
+      if (!hooks && depth < 10) places.push(...configPlaces(gitDir, homes, depth + 1, target))
     }
   }
   return places
@@ -306,7 +322,7 @@ const within = (root, p) => p === root || p.startsWith(root === '/' ? '/' : root
 // What git runs from, in every repository under the roots. A git
 // directory without hooks/ gets an empty one (what git init makes), so
 // that the name can be held: otherwise the command could make it.
-function gitPaths (roots, home) {
+function gitPaths (roots, homeDirs) {
   const { gitDirs, gitFiles, links } = findRepositories(roots)
   if (links.length > 0) throw new ProtectWriteError("a repository's .git is a symbolic link, which a read-only mount cannot hold")
   const dirs = new Set(gitDirs)
@@ -330,7 +346,7 @@ function gitPaths (roots, home) {
     }
     for (const [name] of GIT_DIR_ENTRIES) found.push(objectAt(path.join(d, name), `a repository's ${name}`))
     for (const file of [path.join(d, 'config'), path.join(d, 'config.worktree')]) {
-      for (const { target, why } of configPlaces(d, home, 0, file)) {
+      for (const { target, why } of configPlaces(d, homeDirs, 0, file)) {
         let real
         try {
           real = fs.realpathSync.native(target)
@@ -402,8 +418,7 @@ function protectedWrites (names, roots, env = process.env) {
 function gather (names, roots, env) {
   const canonical = roots.map((r) => r.root)
   const found = []
-  const home = homes(env)[0] ?? os.homedir()
-  if (names.includes('git')) found.push(...gitPaths(canonical, home))
+  if (names.includes('git')) found.push(...gitPaths(canonical, homes(env)))
   if (names.includes('startup')) {
     for (const r of roots) {
       for (const home of homesHeld(r.root, r.rootId, env)) {

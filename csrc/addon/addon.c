@@ -1064,7 +1064,7 @@ static void watches_free(watch_list *l)
 static napi_value bad_watches(napi_env env)
 {
 	napi_throw_range_error(env, "ESANDYARGS",
-			       "watched names: at most 128 triples of an "
+			       "watched names: at most 240 triples of an "
 			       "absolute directory, its dev:ino and a name");
 	return NULL;
 }

@@ -36,14 +36,14 @@
  * config, a home's start-up files) one workspace-write call carries at
  * most: the guard's --protect words, the launcher's deny_write_exact
  * entries, Seatbelt's deny rules. */
-#define SANDY_PROTECTED_WRITES_MAX 128
+#define SANDY_PROTECTED_WRITES_MAX 240
 /* --protect words at most (the launcher copies' directories and the
  * protected writes) */
 #define SANDY_GUARD_PROTECT_MAX (16 + SANDY_PROTECTED_WRITES_MAX)
 /* The protected names that did not exist at confine (a repository's
  * commondir, config.worktree) one workspace-write call watches at most:
  * the launcher's and the guard's --watch words. */
-#define SANDY_WATCHES_MAX 128
+#define SANDY_WATCHES_MAX 240
 /* The operator's writable roots (the provider's writableRoots, the CLI's
  * --allow-write) one workspace-write call carries at most, beside its
  * workspace: the guard's --bind-root words, the launcher's grants. */

@@ -165,6 +165,18 @@ static inline int sys_open_tree(int dirfd, const char *path,
 	return (int)syscall(__NR_open_tree, dirfd, path, flags);
 }
 
+/* renameat2's flag that refuses to replace an existing name */
+#ifndef RENAME_NOREPLACE
+#define RENAME_NOREPLACE (1 << 0)
+#endif
+static inline int sys_renameat2(int olddirfd, const char *oldpath,
+				int newdirfd, const char *newpath,
+				unsigned int flags)
+{
+	return (int)syscall(__NR_renameat2, olddirfd, oldpath, newdirfd,
+			    newpath, flags);
+}
+
 static inline int sys_move_mount(int from_dirfd, const char *from_path,
 				 int to_dirfd, const char *to_path,
 				 unsigned int flags)

@@ -52,6 +52,8 @@ typedef struct sandy_watch {
  * watch[i]) with nothing left open. n == 0 watches nothing. */
 int sandy_watch_open(const struct sandy_launch_watch *list, size_t n,
 		     sandy_watch *out, sandy_error *err);
+/* Its descriptor closed (the inner supervisor's copy); the names stay,
+ * the view's anchors among them. */
 void sandy_watch_close(sandy_watch *w);
 
 /* Returns only in the process that is to exec the target (0), or with a

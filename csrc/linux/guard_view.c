@@ -102,16 +102,22 @@ fail:
 	return -1;
 }
 
-/* Whether path is a mount's root: changing "its" attributes otherwise
- * changes the mount around it ("/"). */
-static bool mount_root(const char *path)
+/* Whether path (at dfd) is a mount's root: changing "its" attributes
+ * otherwise changes the mount around it ("/"), and a directory that is one
+ * cannot be renamed already. */
+static bool mount_root_at(int dfd, const char *path, int flags)
 {
 	struct statx stx;
 
-	return sys_statx(AT_FDCWD, path, AT_SYMLINK_NOFOLLOW,
+	return sys_statx(dfd, path, AT_SYMLINK_NOFOLLOW | flags,
 			 STATX_BASIC_STATS, &stx) == 0 &&
 	       (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
 	       (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+}
+
+static bool mount_root(const char *path)
+{
+	return mount_root_at(AT_FDCWD, path, 0);
 }
 
 /* A container's /dev often holds /dev/null and the other nodes as mounts
@@ -254,6 +260,14 @@ static int protect_one(int ws, const char *root, const char *dir,
 		if (fd < 0) {
 			rc = errno == ENOENT ? 1 : -1;
 			break;
+		}
+		/* a directory on the way that is a mount's root already (bound
+		 * for an earlier path) cannot be renamed: cloning it again with
+		 * everything beneath would multiply the mounts */
+		if (next != NULL && mount_root_at(fd, "", AT_EMPTY_PATH)) {
+			close(at);
+			at = fd;
+			continue;
 		}
 		tree = cover(fd, next == NULL ? MOUNT_ATTR_RDONLY : 0, 0);
 		close(fd);

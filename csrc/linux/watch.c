@@ -103,6 +103,18 @@ static int watch_one(sandy_watch *w, size_t i,
 	return o->wd < 0 ? watch_fail(err, i, "inotify_add_watch failed") : 0;
 }
 
+/* A watch that could not be opened: nothing of it kept. */
+static void release(sandy_watch *w)
+{
+	sandy_watch_close(w);
+	for (size_t i = 0; i < w->n; i++) {
+		free(w->w[i].dir);
+		free(w->w[i].name);
+		free(w->paths[i]);
+	}
+	w->n = 0;
+}
+
 int sandy_watch_open(const struct sandy_launch_watch *list, size_t n,
 		     sandy_watch *out, sandy_error *err)
 {
@@ -119,7 +131,7 @@ int sandy_watch_open(const struct sandy_launch_watch *list, size_t n,
 	for (out->n = 0; out->n < n; out->n++)
 		if (watch_one(out, out->n, &list[out->n], err) != 0) {
 			out->n++; /* its copies too */
-			sandy_watch_close(out);
+			release(out);
 			return -1;
 		}
 	return 0;
@@ -136,16 +148,10 @@ int sandy_watch_arm(const sandy_watch *w)
 
 void sandy_watch_close(sandy_watch *w)
 {
-	if (w == NULL || w->fd < 0)
-		return;
-	close(w->fd);
-	w->fd = -1;
-	for (size_t i = 0; i < w->n; i++) {
-		free(w->w[i].dir);
-		free(w->w[i].name);
-		free(w->paths[i]);
+	if (w != NULL && w->fd >= 0) {
+		close(w->fd);
+		w->fd = -1;
 	}
-	w->n = 0;
 }
 
 /* The index of the watched name an event is about, w->n for one that
@@ -241,13 +247,29 @@ static int remove_at(int dir, const char *name, int depth)
 	return rc == 0 ? unlinkat(dir, name, AT_REMOVEDIR) : -1;
 }
 
+/* Moves name out of the way in its directory, under a name of its own
+ * that nothing reads (atomic, whatever it holds), then removes that as
+ * far as it can: a tree made too deep or too stubborn to remove stays,
+ * harmless, under the other name. */
 bool sandy_watch_remove(const sandy_watch *w, size_t i)
 {
-	int fd, rc;
+	char aside[64];
+	int fd, rc = -1;
 
 	if (i >= w->n || (fd = watched_dir(w, i)) < 0)
 		return false;
-	rc = remove_at(fd, w->w[i].name, 64);
+	for (unsigned k = 0; rc != 0 && k < 100; k++) {
+		snprintf(aside, sizeof(aside), ".sandy-removed-%ld-%u",
+			 (long)getpid(), k);
+		rc = sys_renameat2(fd, w->w[i].name, fd, aside,
+				   RENAME_NOREPLACE);
+		if (rc != 0 && errno != EEXIST)
+			break;
+	}
+	if (rc == 0)
+		(void)remove_at(fd, aside, 64);
+	else if (errno == ENOENT)
+		rc = 0;
 	close(fd);
 	return rc == 0;
 }
