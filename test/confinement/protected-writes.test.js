@@ -227,6 +227,24 @@ for (const user of users()) {
       t.equal((await runAs(user, plain.argv, { cwd: w.ws, env: w.env })).code, 7, 'control: a run that makes none ends as its command did')
     })
 
+    // (a tree too deep to remove, with a hook beside fifty decoys, moved
+    // onto the watched name in one step)
+    t.test(`a planted hooks directory too deep to remove is moved out of git's way, under ${backend} [${user.name}]`, async (t) => {
+      const w = world(user)
+      git(w.ws, ['config', 'core.hooksPath', '.githooks'])
+      const deep = 'd/'.repeat(70)
+      const script = `mkdir -p stage/.githooks && printf '#!/bin/sh\\ntouch ${w.marks}/deep-hook\\n' > stage/.githooks/post-checkout && chmod +x stage/.githooks/post-checkout && ` +
+        `for n in $(seq 1 50); do mkdir -p stage/.githooks/z$n/${deep}; done && mv stage/.githooks .githooks && sleep 5`
+      const c = confineAs(user, w.env, { backend }, ['/bin/sh', '-c', script], { mode: 'workspace-write', workspaceRoot: w.ws })
+      t.notOk(c.error, `confined (${c.error && c.error.message})`)
+      const r = await runAs(user, c.argv, { cwd: w.ws, env: w.env })
+      t.equal(r.code, 125, `a runner failure (${describe(r)})`)
+      t.notOk(fs.existsSync(path.join(w.ws, '.githooks')), 'the hooks directory is out of the way')
+      t.same(await userRunsGit(user, w), [], "the user's next git commands run nothing planted")
+      const next = confineAs(user, w.env, { backend }, ['/bin/true'], { mode: 'workspace-write', workspaceRoot: w.ws })
+      t.notOk(next.error, 'the next call confines')
+    })
+
     t.test(`core.hooksPath and included config files stay read-only, under ${backend} [${user.name}]`, async (t) => {
       const script = (marks) => [
         `if printf '#!/bin/sh\\ntouch ${marks}/husky-$1\\n' > .husky/post-checkout && chmod +x .husky/post-checkout; then echo "husky: ok"; else echo "husky: fail"; fi`,

@@ -94,6 +94,8 @@ t.test("what config names: core.hooksPath and included files, kept or watched", 
   fs.writeFileSync(path.join(ws, 'shared.gitconfig'), '[include]\n\tpath = "more.gitconfig" ; a comment\n')
   fs.appendFileSync(path.join(ws, '.git/config'), '[Core]\n\thooksPath = .husky # set by husky\n[include]\n\tpath = ../shared.gitconfig\n[includeIf "gitdir:/x/"]\n\tpath = ~/elsewhere\n\tpath =\n[alias]\n\tpath = not-a-place\n  odd line\n')
   const { kept, watched } = protectedWrites(['git'], roots, { HOME: base })
+  t.notOk(protectedWrites(['git'], roots, { HOME: base }).watched.some((w) => w[2] === 'elsewhere'), '~ outside the roots: nothing to hold')
+  t.ok(protectedWrites(['git'], roots, { HOME: ws }).watched.some((w) => w[2] === 'elsewhere'), "~ taken from $HOME, as git takes it: watched in the workspace")
   t.ok(rel(ws, kept).includes('.husky'), "core.hooksPath's directory is kept")
   t.ok(rel(ws, kept).includes('shared.gitconfig'), 'an included file is kept')
   t.ok(rel(ws, watched).includes('more.gitconfig'), 'the file it includes, missing, is watched')
