@@ -17,9 +17,10 @@ import ownModule from './own.js'
 
 const { own } = ownModule
 
-const PROVIDER_KEYS = ['backend', 'runnerCommand', 'runnerFailureSignatures', 'runnerEnforcement', 'writableRoots', 'protect', 'denyRead', 'keepEnv']
-// (the protections pass as they are: docs/api.md, "Protected reads")
-const PASSED_KEYS = ['backend', 'writableRoots', 'protect', 'denyRead', 'keepEnv']
+const PROVIDER_KEYS = ['backend', 'runnerCommand', 'runnerFailureSignatures', 'runnerEnforcement', 'writableRoots', 'protect', 'denyRead', 'keepEnv', 'protectWrites', 'allowHomeWorkspace']
+// (the protections pass as they are: docs/api.md, "Protected reads";
+// docs/protected-writes.md)
+const PASSED_KEYS = ['backend', 'writableRoots', 'protect', 'denyRead', 'keepEnv', 'protectWrites', 'allowHomeWorkspace']
 const POLICY_KEYS = ['mode', 'workspaceRoot']
 
 // The plugin's configuration split for the two services; an unknown key is

@@ -6,7 +6,7 @@ import { SandboxProvider } from '@deepseek-ai/dsh-sandbox'
 import type { ConfinedArgv, SandboxPolicy } from '@deepseek-ai/dsh-sandbox'
 import { SandboxPolicyService } from '@deepseek-ai/dsh-sandbox-policy'
 import type { Config as PolicyConfig } from '@deepseek-ai/dsh-sandbox-policy'
-import type { ProtectPreset, ProviderBackend, ProviderProbeReport, SandboxEnforcement } from 'sandy-native'
+import type { ProtectPreset, ProtectWrite, ProviderBackend, ProviderProbeReport, SandboxEnforcement } from 'sandy-native'
 
 /** The provider's settings, in dsh's names where dsh has them. */
 export interface SandyProviderConfig {
@@ -23,6 +23,9 @@ export interface SandyProviderConfig {
   protect?: readonly ProtectPreset[]
   denyRead?: readonly string[]
   keepEnv?: readonly string[]
+  /** The provider's protected writes, and whether a home may be the workspace, as they are (docs/protected-writes.md). */
+  protectWrites?: readonly ProtectWrite[]
+  allowHomeWorkspace?: boolean
 }
 
 /** The plugin's configuration: the provider's settings and dsh's policy settings (`mode`, `workspaceRoot`). */

@@ -12,7 +12,7 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
+const { spawn, spawnSync } = require('node:child_process')
 const { users, backendsFor, withSanitizerEnv } = require('../helpers/sandbox.js')
 
 // dsh's stack starts several processes per call: more than tap's default.
@@ -204,6 +204,16 @@ t.test('the adapter as dsh sees it: services, errors, configuration', async (t) 
   const sa = shielded.sandbox.confine(['true'], { mode: 'read-only', workspaceRoot: ws }).argv
   t.same(sa.filter((w, i) => sa[i - 1] === '--deny-read'), [fs.realpathSync(secret)], 'denyRead alone, no preset')
   t.same(sa.filter((w, i) => sa[i - 1] === '--keep-env'), ['CI_TOKEN'], 'keepEnv')
+  // and the protected writes (docs/protected-writes.md)
+  spawnSync('git', ['init', '-q', ws])
+  const guarded = new Context()
+  await guarded.plugin(adapter.SandySandboxProvider, { backend: 'sandy' })
+  const ga = guarded.sandbox.confine(['true'], { mode: 'workspace-write', workspaceRoot: ws }).argv
+  t.ok(ga.includes(path.join(fs.realpathSync(ws), '.git', 'config')), "by default a repository's config is kept")
+  const open = new Context()
+  await open.plugin(adapter.SandySandboxProvider, { backend: 'sandy', protectWrites: [], allowHomeWorkspace: false })
+  const oa = open.sandbox.confine(['true'], { mode: 'workspace-write', workspaceRoot: ws }).argv
+  t.notOk(oa.includes(path.join(fs.realpathSync(ws), '.git', 'config')), 'protectWrites: [] passes as it is')
 })
 
 t.test('the adapter refuses a configuration it cannot honour', async (t) => {
