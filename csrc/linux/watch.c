@@ -17,12 +17,17 @@
  *     its sigwaitinfo loop takes with the others (processes.c). The inner
  *     supervisor closes its copy.
  *  3. At SIGIO (sandy_watch_tripped): the events are read; a watched name
- *     made or moved in, a watched directory gone, or events lost trip the
- *     watch. The outer process then kills the whole run and only after it
- *     is gone removes the name (sandy_watch_remove), by the directory
- *     opened again without following a symlink and checked to be the same
- *     object. A name made and removed again between two reads trips it
- *     all the same: the run ends on what it tried.
+ *     made or moved in, a watched directory moved or gone, or events lost
+ *     trip the watch, and the outer process kills the whole run. A name
+ *     made and removed again between two reads trips it all the same: the
+ *     run ends on what it tried.
+ *  4. Once the run is gone, however it ended (sandy_watch_present, then
+ *     sandy_watch_remove): every watched name looked for again through
+ *     its directory, opened again without following a symlink and
+ *     checked to be the same object, since a run may make one and end
+ *     before its signal is taken; one found is moved aside in its
+ *     directory, atomically, whatever it holds, then removed as far as it
+ *     can be. Nothing of the run is left to make one again.
  * inotify sees every change to the inode, through any mount of it, the
  * view's included. */
 #include <dirent.h>
@@ -209,13 +214,13 @@ long sandy_watch_present(const sandy_watch *w)
 	struct stat st;
 
 	for (size_t i = 0; w != NULL && w->fd >= 0 && i < w->n; i++) {
-		int fd = watched_dir(w, i);
-		int found = fd < 0 ? 1
-				   : sandy_stat(fd, w->w[i].name,
-						AT_SYMLINK_NOFOLLOW, &st) == 0;
+		int fd = watched_dir(w, i), found;
 
-		if (fd >= 0)
-			close(fd);
+		if (fd < 0)
+			return (long)w->n;
+		found = sandy_stat(fd, w->w[i].name, AT_SYMLINK_NOFOLLOW,
+				   &st) == 0;
+		close(fd);
 		if (found)
 			return (long)i;
 	}

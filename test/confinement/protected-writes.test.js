@@ -71,8 +71,9 @@ function plantScript (marks) {
     tryIt('worktree-hook', `${plantHook('"$(git -C wt rev-parse --path-format=absolute --git-common-dir)"', 'post-commit')}`),
     tryIt('worktree-config', `git -C wt config core.pager 'touch ${marks}/wt-pager; cat'`),
     tryIt('worktree-file', "printf 'gitdir: /nowhere\\n' > wt/.git"),
-    tryIt('commit', "echo two >> f && git commit -qam two && git log --oneline | grep -q two"),
+    tryIt('commit', "echo two >> f && echo new > g && git add g && git commit -qam two && git log --oneline | grep -q two"),
     tryIt('checkout', 'git checkout -q -b topic && git checkout -q main'),
+    tryIt('fetch', 'git clone -q --bare . /tmp/remote-$$.git && git fetch -q /tmp/remote-$$.git main && rm -rf /tmp/remote-$$.git'),
     tryIt('rename-git', 'mv .git .git-moved')
   ].join('\n')
 }
@@ -109,8 +110,9 @@ for (const user of users()) {
         t.match(lineOf(unconfined.stdout, name), /: ok$/, `unconfined: ${name} lands`)
         t.match(lineOf(confined.stdout, name), /: fail .*(Read-only file system|Device or resource busy|Permission denied)/, `confined: ${name} is refused (${describe(confined)})`)
       }
-      t.match(lineOf(confined.stdout, 'commit'), /: ok$/, `confined: git commit -am of a workspace change works (${describe(confined)})`)
+      t.match(lineOf(confined.stdout, 'commit'), /: ok$/, `confined: git add and git commit -am of a workspace change work (${describe(confined)})`)
       t.match(lineOf(confined.stdout, 'checkout'), /: ok$/, 'confined: git checkout works')
+      t.match(lineOf(confined.stdout, 'fetch'), /: ok$/, 'confined: git fetch works')
       // (the control's rename took its .git away: its plants after that
       // ran in a repository git no longer finds, so restore it first)
       fs.renameSync(path.join(control.ws, '.git-moved'), path.join(control.ws, '.git'))

@@ -8,6 +8,9 @@ const { spawn, spawnSync } = require('node:child_process')
 const { plainNodeEnv, withSanitizerEnv } = require('./sandbox.js')
 
 const PACKAGE = path.join(__dirname, '..', '..')
+// (a test build of the launcher, when the suite runs against one, starts
+// from the user's node process too: test/helpers/launcher-override.js)
+const OVERRIDE = process.env.SANDY_TEST_LAUNCHER ? ['-r', path.join(__dirname, 'launcher-override.js')] : []
 
 // provider.confine as user, in a node process of the user with env; the
 // ConfinedArgv, or { error: { name, message } }.
@@ -15,16 +18,20 @@ function confineAs (user, env, options, argv, request) {
   const script = `const [pkg, a] = process.argv.slice(1); const x = JSON.parse(a)
     try { process.stdout.write(JSON.stringify(require(pkg).createLocalSandboxProvider(x.options).confine(x.argv, x.request))) }
     catch (err) { process.stdout.write(JSON.stringify({ error: { name: err.name, message: err.message } })) }`
-  const r = spawnSync(user.wrap[0] ?? process.execPath, [...user.wrap.slice(1), ...(user.wrap.length ? [process.execPath] : []), '-e', script, PACKAGE,
+  const r = spawnSync(user.wrap[0] ?? process.execPath, [...user.wrap.slice(1), ...(user.wrap.length ? [process.execPath] : []), ...OVERRIDE, '-e', script, PACKAGE,
     JSON.stringify({ options, argv, request })], { cwd: '/', env: plainNodeEnv(env), encoding: 'utf8' })
   if (r.status !== 0) throw new Error(`confine as ${user.name} failed: ${r.error || r.stderr}`)
   return JSON.parse(r.stdout)
 }
 
+// (the coverage build's streams, when the suite runs against it,
+// test/meta/c-coverage.test.js)
+const COVERAGE = process.env.SANDY_COVERAGE_DIR ? { SANDY_COVERAGE_DIR: process.env.SANDY_COVERAGE_DIR } : {}
+
 function runAs (user, argv, { cwd, env }) {
   const full = [...user.wrap, ...argv]
   return new Promise((resolve, reject) => {
-    const child = spawn(full[0], full.slice(1), { cwd, env: withSanitizerEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(full[0], full.slice(1), { cwd, env: withSanitizerEnv({ ...COVERAGE, ...env }), stdio: ['ignore', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d) => { stdout += d })

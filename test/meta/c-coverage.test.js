@@ -52,6 +52,8 @@ function scratch (t, user) {
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
   for (const d of ['ws', 'ws/denied', 'ws/deep', 'ws/deep/er', 'ws/deep/er/denied', 'ro', 'exact', 'exact/sub', 'locked', 'locked/u']) fs.mkdirSync(path.join(dir, d))
   for (const f of ['outside', 'ws/keep', 'ro/file', 'locked/u/secret', 'locked/u/beside']) fs.writeFileSync(path.join(dir, f), 'x\n')
+  // a repository, whose missing names the seam's scenarios watch
+  execFileSync('git', ['init', '-q', path.join(dir, 'ws')])
   execFileSync('chown', ['-R', `${user.uid}:${user.gid}`, dir])
   fs.chmodSync(dir, 0o755)
   // root's, searchable but not listable (a shared /home at 0711)
@@ -117,6 +119,9 @@ function states (user, dir) {
     list.push(['uid 0 at the Landlock-only level', {}, [...base, '--grant', 'read', 'subtree', ws, '--landlock-only'], /does not confine uid 0/])
   } else {
     list.push(['more rules than Landlock takes', {}, [...base, '--grant', 'read_write', 'subtree', ws, '--deny-subtree', path.join(ws, 'many', 'x0'), '--landlock-only'], /more than 1024 rules/])
+    // (the provider never asks it: protected writes are not kept there)
+    const git = fs.statSync(path.join(ws, '.git'))
+    list.push(['a watched name at the Landlock-only level', {}, [...base, '--grant', 'read', 'subtree', ws, '--landlock-only', '--watch', path.join(ws, '.git'), `${git.dev}:${git.ino}`, 'commondir'], /watched names need the full level/])
   }
   return list
 }
@@ -200,8 +205,9 @@ t.test('the launcher\'s C: coverage, fault injection, failure sites', { skip: RO
   const launcher = path.join(build, 'sandy-launcher-coverage')
 
   let started = Date.now()
-  // (and the target's exec: its $PATH search and shell fallback)
-  const outcomes = await runSuite(launcher, [...suiteFiles(), 'launcher-exec.test.js'], { SANDY_COVERAGE_DIR: covDir })
+  // (and the target's exec: its $PATH search and shell fallback; the
+  // watched names of protected writes)
+  const outcomes = await runSuite(launcher, [...suiteFiles(), 'launcher-exec.test.js', 'protected-writes.test.js'], { SANDY_COVERAGE_DIR: covDir })
   const failedCases = [...outcomes].filter(([, ok]) => !ok).map(([n]) => n)
   t.same(failedCases, [], `the confinement suite passes against the coverage build (${outcomes.size} cases)`)
   t.comment(`confinement suite: ${((Date.now() - started) / 1000).toFixed(1)} s`)
