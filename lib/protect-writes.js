@@ -208,9 +208,10 @@ function lstatOrMissing (p) {
     return fs.lstatSync(p, { bigint: true, throwIfNoEntry: false })
   } catch (err) {
     if (err.code === 'ENOTDIR') return undefined
-    /* c8 ignore next: a host error, which protectedWrites words */
+    /* c8 ignore start: a host error, which protectedWrites words */
     throw err
   }
+  /* c8 ignore stop */
 }
 
 function objectAt (p, why) {
@@ -409,10 +410,11 @@ function protectedWrites (names, roots, env = process.env) {
     return gather(names, roots, env)
   } catch (err) {
     if (err instanceof ProtectWriteError) throw err
-    /* c8 ignore next 2: a host error while looking (a directory removed
+    /* c8 ignore start: a host error while looking (a directory removed
        meanwhile, a hooks directory that cannot be made) */
     throw new ProtectWriteError(`the writable roots cannot be searched for what to protect (${err.code})`)
   }
+  /* c8 ignore stop */
 }
 
 function gather (names, roots, env) {

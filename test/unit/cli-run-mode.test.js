@@ -114,3 +114,29 @@ t.test('sandy run --mode passes --deny-read, --protect, --no-protect and --keep-
   t.equal(await runCommand([...base, '--no-protect', '--keep-env', 'SANDY_EDGE_TOKEN', '--', ...probe], io), 0, '--no-protect: the named file is still unreadable')
   t.equal(await runCommand([...base, '--', ...probe], io), 4, 'without --keep-env the token is removed')
 })
+
+// The protected writes' flags (docs/protected-writes.md), in this process:
+// a hook written into a repository of the workspace is refused by default
+// and with --protect-write git, written with --no-protect-writes (unconfined
+// control: it is written); --allow-home lets a workspace that is the home
+// run, which is refused without it.
+t.test('sandy run --mode passes --protect-write, --no-protect-writes and --allow-home on', async (t) => {
+  const repo = fs.mkdtempSync(path.join(dir, 'repo-'))
+  require('node:child_process').spawnSync('git', ['init', '-q', repo])
+  const hook = path.join(repo, '.git', 'hooks', 'post-checkout')
+  const plant = ['/bin/sh', '-c', `echo x > '${hook}' 2>/dev/null || exit 5`]
+  const io = { out: () => {}, err: () => {} }
+  t.equal(require('node:child_process').spawnSync(plant[0], plant.slice(1)).status, 0, 'unconfined: the hook is written')
+  fs.rmSync(hook)
+  const base = ['--mode', 'workspace-write', '--backend', 'sandy', '--root', repo, '--cwd', repo]
+  t.equal(await runCommand([...base, '--', ...plant], io), 5, 'by default: refused')
+  t.equal(await runCommand([...base, '--protect-write', 'git', '--', ...plant], io), 5, '--protect-write git: refused')
+  t.equal(await runCommand([...base, '--no-protect-writes', '--', ...plant], io), 0, '--no-protect-writes: written')
+  const saved = process.env.HOME
+  process.env.HOME = repo
+  t.teardown(() => { process.env.HOME = saved })
+  const lines = []
+  t.equal(await runCommand([...base, '--', 'true'], { out: () => {}, err: (s) => lines.push(s) }), 1, 'a workspace that is the home: refused, as a policy is')
+  t.match(lines.join(''), /is or holds the home directory/)
+  t.equal(await runCommand([...base, '--allow-home', '--', 'true'], io), 0, '--allow-home: it runs')
+})
