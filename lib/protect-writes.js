@@ -139,18 +139,18 @@ function scan (d, dev) {
 // writable root: kernel file systems, a tmpfs, another disk) is passed
 // over: the sandboxes make every mount beneath a writable root read-only
 // unless it is a writable root itself, searched in its own turn.
-function findRepositories (roots) {
+function findRepositories (roots, directories) {
   const gitDirs = []
   const gitFiles = []
   const links = []
-  let budget = MAX_DIRECTORIES
+  let budget = directories
   const stack = roots.map((r) => [r, fs.statSync(r).dev])
   const seen = new Set()
   while (stack.length > 0) {
     const [d, dev] = stack.pop()
     if (seen.has(d)) continue
     seen.add(d)
-    if (--budget < 0) throw new ProtectWriteError(`more than ${MAX_DIRECTORIES} directories under the writable roots: their git repositories cannot all be found`)
+    if (--budget < 0) throw new ProtectWriteError(`more than ${directories} directories under the writable roots: their git repositories cannot all be found`)
     const s = scan(d, dev)
     if (s.bare) gitDirs.push(d)
     for (const g of s.gits) {
@@ -166,16 +166,16 @@ function findRepositories (roots) {
 
 // The git directories a git directory holds: each submodule's (modules/,
 // nested to any depth) and each worktree's (worktrees/*).
-function innerGitDirs (gitDir) {
+function innerGitDirs (gitDir, directories) {
   const out = []
   const stack = [path.join(gitDir, 'modules')]
-  let budget = MAX_DIRECTORIES
+  let budget = directories
   while (stack.length > 0) {
     const d = stack.pop()
     if (--budget < 0) throw new ProtectWriteError('a repository holds too many submodule directories to search')
     const s = scan(d)
     if (s.bare || fs.existsSync(path.join(d, 'commondir'))) {
-      out.push(d, ...innerGitDirs(d))
+      out.push(d, ...innerGitDirs(d, directories))
       continue
     }
     for (const n of s.dirs) stack.push(path.join(d, n))
@@ -266,18 +266,27 @@ function configRefs (file) {
 }
 
 const PLACE_KEYS = Object.freeze(['core.hookspath', 'core.worktree', 'include.path', 'includeif "sub".path'])
-const ESCAPES = Object.freeze({ n: '\n', t: '\t', b: '\b' })
+// As git reads a value: white space outside quotes dropped at either
+// end, kept inside them and between words.
+const ESCAPES = Object.freeze({ n: '\n', t: '\t', b: '\b', '"': '"', '\\': '\\' })
 function configValue (v) {
   let out = ''
+  let space = ''
   let quoted = false
   for (let i = 0; i < v.length; i++) {
     const c = v[i]
+    if (!quoted && (c === '#' || c === ';')) break
+    if (!quoted && (c === ' ' || c === '\t')) {
+      if (out !== '') space += c
+      continue
+    }
+    out += space
+    space = ''
     if (c === '"') quoted = !quoted
-    else if (c === '\\' && i + 1 < v.length) out += ESCAPES[v[++i]] ?? v[i]
-    else if (!quoted && (c === '#' || c === ';')) break
+    else if (c === '\\') out += ESCAPES[v[++i]] ?? ''
     else out += c
   }
-  return quoted ? out : out.trim()
+  return out
 }
 
 // Where the hooks of a git directory run, which a relative core.hooksPath
@@ -294,7 +303,8 @@ function hookTops (gitDir) {
   }
   const worktree = configRefs(path.join(gitDir, 'config')).find((r) => r.key === 'core.worktree')
   if (worktree !== undefined) tops.push(path.resolve(gitDir, worktree.value))
-  return tops.length > 0 ? tops : [gitDir]
+  if (tops.length === 0) tops.push(gitDir)
+  return tops
 }
 
 // What a git directory's config names under the roots: the hooks
@@ -318,13 +328,14 @@ function configPlaces (gitDir, homes, depth = 0, file = path.join(gitDir, 'confi
   return places
 }
 
-const within = (root, p) => p === root || p.startsWith(root === '/' ? '/' : root + '/')
+// (no writable root is /: the provider refuses it)
+const within = (root, p) => p === root || p.startsWith(root + '/')
 
 // What git runs from, in every repository under the roots. A git
 // directory without hooks/ gets an empty one (what git init makes), so
 // that the name can be held: otherwise the command could make it.
-function gitPaths (roots, homeDirs) {
-  const { gitDirs, gitFiles, links } = findRepositories(roots)
+function gitPaths (roots, homeDirs, directories) {
+  const { gitDirs, gitFiles, links } = findRepositories(roots, directories)
   if (links.length > 0) throw new ProtectWriteError("a repository's .git is a symbolic link, which a read-only mount cannot hold")
   const dirs = new Set(gitDirs)
   const found = []
@@ -334,7 +345,7 @@ function gitPaths (roots, homeDirs) {
     if (target !== null && roots.some((r) => within(r, target))) dirs.add(target)
   }
   for (const d of [...dirs]) {
-    for (const inner of innerGitDirs(d)) dirs.add(inner)
+    for (const inner of innerGitDirs(d, directories)) dirs.add(inner)
     const common = pointedTo(path.join(d, 'commondir'), '')
     if (common !== null && roots.some((r) => within(r, common))) dirs.add(common)
   }
@@ -392,12 +403,18 @@ function homes (env) {
 // by device and inode of the home and each directory above it.
 function homesHeld (root, rootId, env = process.env) {
   return homes(env).filter((h) => {
-    for (let p = h; ; p = path.dirname(p)) {
-      const st = fs.statSync(p, { bigint: true })
-      if (`${st.dev}:${st.ino}` === rootId) return true
+    let p = h
+    while (idOf(p) !== rootId) {
       if (p === '/') return false
+      p = path.dirname(p)
     }
+    return true
   })
+}
+
+function idOf (p) {
+  const st = fs.statSync(p, { bigint: true })
+  return `${st.dev}:${st.ino}`
 }
 
 // What one call holds: with names the protections (a subset of
@@ -405,9 +422,10 @@ function homesHeld (root, rootId, env = process.env) {
 // { kept: [{ path, id, kind }] read-only (canonical, existing), watched:
 // [[dir, "dev:ino", name]] (missing names of existing directories) }.
 // Throws a ProtectWriteError naming what cannot be held, never a path.
-function protectedWrites (names, roots, env = process.env) {
+// (directories: the search's bound, which a test lowers)
+function protectedWrites (names, roots, env = process.env, { directories = MAX_DIRECTORIES } = {}) {
   try {
-    return gather(names, roots, env)
+    return gather(names, roots, env, directories)
   } catch (err) {
     if (err instanceof ProtectWriteError) throw err
     /* c8 ignore start: a host error while looking (a directory removed
@@ -417,10 +435,10 @@ function protectedWrites (names, roots, env = process.env) {
   /* c8 ignore stop */
 }
 
-function gather (names, roots, env) {
+function gather (names, roots, env, directories) {
   const canonical = roots.map((r) => r.root)
   const found = []
-  if (names.includes('git')) found.push(...gitPaths(canonical, homes(env)))
+  if (names.includes('git')) found.push(...gitPaths(canonical, homes(env), directories))
   if (names.includes('startup')) {
     for (const r of roots) {
       for (const home of homesHeld(r.root, r.rootId, env)) {

@@ -44,6 +44,8 @@ function parseGcda (buf) {
     const tag = buf.readUInt32LE(i)
     const len = buf.readInt32LE(i + 4)
     i += 8
+    // (a dump cut short: see addInto)
+    if (i + (len > 0 ? len : 0) > buf.length) break
     if (tag === TAG_ARCS) {
       const n = Math.abs(len) / 8
       const counters = new Array(n).fill(0n)
@@ -58,13 +60,17 @@ function parseGcda (buf) {
   return { header: buf.subarray(0, HEADER), records }
 }
 
+// A process killed while it wrote its dump (the run a watched name ended,
+// linux/watch.c, kills the init as it may be writing its own) leaves a
+// prefix of the records: what it has is added, the longer one kept.
 function addInto (acc, next) {
-  if (acc.records.length !== next.records.length) throw new Error('streams from different builds')
-  acc.records.forEach((r, k) => {
-    const o = next.records[k]
-    if (r.tag !== o.tag) throw new Error('streams from different builds')
-    if (r.counters) r.counters.forEach((c, j) => { r.counters[j] = c + o.counters[j] })
+  const [long, short] = acc.records.length >= next.records.length ? [acc, next] : [next, acc]
+  short.records.forEach((r, k) => {
+    const o = long.records[k]
+    if (r.tag !== o.tag || (r.counters && r.counters.length !== o.counters.length)) throw new Error('streams from different builds')
+    if (r.counters) r.counters.forEach((c, j) => { o.counters[j] = c + o.counters[j] })
   })
+  acc.records = long.records
 }
 
 function writeGcda ({ header, records }) {

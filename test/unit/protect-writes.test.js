@@ -115,12 +115,15 @@ t.test("git's config syntax: a key on the header's line, continued lines, escape
   const { ws, roots } = fresh()
   repo(ws)
   for (const d of ['one-line', 'continued', 'tab\there']) fs.mkdirSync(path.join(ws, d))
-  fs.appendFileSync(path.join(ws, '.git/config'), '[core] hooksPath = one-line\n[include] path = ../cont\\\ninued.cfg\n[include]\n\tpath = "../tab\\there/x.cfg"\n[core "x"]\n\thooksPath = not-core\n[core.y]\n\thooksPath = not-core-either\n')
+  fs.appendFileSync(path.join(ws, '.git/config'), '[core] hooksPath = one-line\n[include] path = ../cont\\\ninued.cfg\n[include]\n\tpath = "../tab\\there/x.cfg"\n[core "x"]\n\thooksPath = not-core\n[core.y]\n\thooksPath = not-core-either\n' +
+    '[include]\n\tpath = "../ spaced.cfg "  ; kept inside the quotes\n\tpath = ../qu\\"ote\\x.cfg\n')
   const { kept, watched } = protectedWrites(['git'], roots)
   t.ok(rel(ws, kept).includes('one-line'), 'a key on the header line')
   t.ok(rel(ws, watched).includes('continued.cfg'), 'a value continued on the next line')
   t.ok(rel(ws, watched).includes('tab\there/x.cfg'), 'an escaped tab')
   t.notOk([...rel(ws, kept), ...rel(ws, watched)].some((p) => p.startsWith('not-core')), 'a subsection of core is not core')
+  t.ok(watched.some((w) => w[2] === ' spaced.cfg '), 'white space inside quotes is kept, outside dropped')
+  t.ok(rel(ws, watched).includes('qu"ote.cfg'), 'an escaped quote; an unknown escape is nothing')
 })
 
 t.test('a relative core.hooksPath is held in every working tree that runs its hooks', async (t) => {
@@ -130,8 +133,10 @@ t.test('a relative core.hooksPath is held in every working tree that runs its ho
   git(path.join(ws, 'm'), 'config', 'core.hooksPath', '.husky')
   bareLayout(path.join(ws, 'm/.git/modules/s'))
   fs.writeFileSync(path.join(ws, 'm/.git/modules/s/config'), '[core]\n\tworktree = ../../../s\n\thooksPath = .hooks\n')
+  bareLayout(path.join(ws, 'b.git'))
+  fs.writeFileSync(path.join(ws, 'b.git/config'), '[core]\n\thooksPath = hooks2\n')
   const watched = rel(ws, protectedWrites(['git'], roots).watched)
-  for (const p of ['m/.husky', 'wt/.husky', 'm/s']) t.ok(watched.includes(p), `${p} is watched`)
+  for (const p of ['m/.husky', 'wt/.husky', 'm/s', 'b.git/hooks2']) t.ok(watched.includes(p), `${p} is watched`)
 })
 
 t.test('what cannot be held is refused, never dropped', async (t) => {
@@ -149,7 +154,17 @@ t.test('what cannot be held is refused, never dropped', async (t) => {
   t.throws(() => protectedWrites(['git'], roots), { message: /neither a file nor a directory/ }, 'an info that is a FIFO')
 })
 
-t.test('the bounds: too many paths to keep or names to watch is refused', async (t) => {
+t.test('the bounds: too many directories to search, paths to keep or names to watch is refused', async (t) => {
+  const tree = fresh()
+  repo(tree.ws)
+  for (const d of ['a', 'b', 'c', 'd']) fs.mkdirSync(path.join(tree.ws, d))
+  t.throws(() => protectedWrites(['git'], tree.roots, {}, { directories: 3 }), { message: 'more than 3 directories under the writable roots: their git repositories cannot all be found' })
+  t.ok(protectedWrites(['git'], tree.roots, {}, { directories: 5 }), 'control: within the bound, searched')
+  const sub = path.join(tree.ws, 'a')
+  const subSt = fs.statSync(sub)
+  t.ok(protectedWrites(['git'], [...tree.roots, { root: sub, rootId: `${subSt.dev}:${subSt.ino}` }], {}, { directories: 5 }), 'a root inside another is searched once')
+  for (const d of ['s1/x', 's2/y', 's3/z']) fs.mkdirSync(path.join(tree.ws, '.git/modules', d), { recursive: true })
+  t.throws(() => protectedWrites(['git'], tree.roots, {}, { directories: 5 }), { message: 'a repository holds too many submodule directories to search' })
   const many = fresh()
   for (let i = 0; i <= MAX_PROTECTED_WRITES / 3; i++) {
     const g = path.join(many.ws, `r${i}`, '.git')
@@ -176,6 +191,13 @@ t.test("a home's start-up files, and which roots hold a home", async (t) => {
   fs.symlinkSync(path.join(base, `dots${serial}`), path.join(ws, '.local'))
   t.throws(() => protectedWrites(['startup'], roots, { HOME: ws }), { message: /a start-up file of the home is (a symbolic link|reached through a symbolic link)/ }, 'a directory on the way that is a link is refused')
   fs.unlinkSync(path.join(ws, '.local'))
+  // (a link further up: the nearest object is no link, its way is)
+  for (const d of ['autostart', 'fish']) fs.mkdirSync(path.join(base, `dots${serial}`, d))
+  fs.renameSync(path.join(ws, '.config'), path.join(ws, '.config-real'))
+  fs.symlinkSync(path.join(base, `dots${serial}`), path.join(ws, '.config'))
+  t.throws(() => protectedWrites(['startup'], roots, { HOME: ws }), { message: /reached through a symbolic link/ }, 'an existing start-up directory behind a link is refused')
+  fs.unlinkSync(path.join(ws, '.config'))
+  fs.renameSync(path.join(ws, '.config-real'), path.join(ws, '.config'))
   t.same(homesHeld(ws, roots[0].rootId, { HOME: ws }), [ws], 'the home itself is held')
   const st = fs.statSync(base)
   t.same(homesHeld(base, `${st.dev}:${st.ino}`, { HOME: ws }), [ws], 'and by a directory above it')
