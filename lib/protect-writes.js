@@ -104,9 +104,11 @@ function scan (d, dev) {
   const none = { dirs: [], gits: [], bare: false }
   let st, entries
   try {
-    st = fs.lstatSync(d, { bigint: true, throwIfNoEntry: false })
-    if (st === undefined || !st.isDirectory() || (dev !== undefined && Number(st.dev) !== dev)) return none
-    const key = `${st.dev}:${st.ino}:${st.mtimeNs}:${st.ctimeNs}`
+    // (not bigint: the key needs no more than the kernel's coarse clock
+    // gives a change time, and this look runs once per directory per call)
+    st = fs.lstatSync(d, { throwIfNoEntry: false })
+    if (st === undefined || !st.isDirectory() || (dev !== undefined && st.dev !== dev)) return none
+    const key = `${st.dev}:${st.ino}:${st.mtimeMs}:${st.ctimeMs}`
     const kept = scans.get(d)
     if (kept !== undefined && kept.key === key) return kept
     entries = fs.readdirSync(d, { withFileTypes: true })
@@ -127,7 +129,7 @@ function scan (d, dev) {
      no directory refuses a listing; protected-writes.test.js's case of
      uid 65534 runs this in a process of that user */
   } catch (err) {
-    if (err.code === 'EACCES' && st !== undefined && Number(st.uid) !== process.geteuid() && process.geteuid() !== 0) return none
+    if (err.code === 'EACCES' && st !== undefined && st.uid !== process.geteuid() && process.geteuid() !== 0) return none
     throw new ProtectWriteError(`a directory under the writable roots cannot be searched for repositories (${err.code})`)
   }
   /* c8 ignore stop */

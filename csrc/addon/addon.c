@@ -1042,25 +1042,75 @@ static napi_value get_shield(napi_env env, napi_value reads, napi_value keep,
 	return reads;
 }
 
-/* The protected names to watch (lib/provider.js): an array of at most
- * SANDY_WATCHES_MAX [dir, "dev:ino", name] triples, dir canonical and
- * absolute, name one component; free with watches_free() whatever
- * get_watches() returned. */
-typedef struct watch_list {
-	char *dir[SANDY_WATCHES_MAX];
-	char id[SANDY_WATCHES_MAX][48];
-	char name[SANDY_WATCHES_MAX][256];
-	struct sandy_launch_watch w[SANDY_WATCHES_MAX];
+/* An array of at most max tuples [absolute path, word] or [absolute
+ * path, word, word] (arity 2 or 3), each string copied (malloc'd; a word
+ * of at most 255 bytes); bad names what it takes. Free with tuples_free()
+ * whatever get_tuples() returned. */
+#define TUPLES_MAX SANDY_SEATBELT_WRITES_MAX
+typedef struct tuple_list {
+	char *path[TUPLES_MAX];
+	char *word[TUPLES_MAX][2];
 	size_t n;
-} watch_list;
+} tuple_list;
 
-static void watches_free(watch_list *l)
+static void tuples_free(tuple_list *l)
 {
-	for (size_t i = 0; i < l->n; i++)
-		free(l->dir[i]);
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->path[i]);
+		free(l->word[i][0]);
+		free(l->word[i][1]);
+	}
 	l->n = 0;
 }
 
+static napi_value get_short_string(napi_env env, napi_value v, char **out,
+				   napi_value (*bad)(napi_env env))
+{
+	size_t n;
+
+	CHECK(napi_get_value_string_utf8(env, v, NULL, 0, &n));
+	if (n == 0 || n > 255)
+		return bad(env);
+	if ((*out = malloc(n + 1)) == NULL)
+		return throw_oom(env);
+	CHECK(napi_get_value_string_utf8(env, v, *out, n + 1, &n));
+	return strlen(*out) == n ? v : bad(env);
+}
+
+static napi_value get_tuples(napi_env env, napi_value v, uint32_t arity,
+			     size_t max, napi_value (*bad)(napi_env env),
+			     tuple_list *l)
+{
+	uint32_t len, got;
+
+	if (get_length(env, v, &len) == NULL)
+		return NULL;
+	if (len > max)
+		return bad(env);
+	for (uint32_t i = 0; i < len; i++) {
+		napi_value e = get_element(env, v, i), p;
+
+		l->path[i] = l->word[i][0] = l->word[i][1] = NULL;
+		l->n++;
+		if (e == NULL || get_length(env, e, &got) == NULL)
+			return NULL;
+		if (got != arity)
+			return bad(env);
+		if ((p = get_element(env, e, 0)) == NULL ||
+		    get_abs_path(env, p, &l->path[i], bad) == NULL)
+			return NULL;
+		for (uint32_t k = 1; k < arity; k++)
+			if ((p = get_element(env, e, k)) == NULL ||
+			    get_short_string(env, p, &l->word[i][k - 1],
+					     bad) == NULL)
+				return NULL;
+	}
+	return v;
+}
+
+/* The protected names to watch (lib/provider.js): at most
+ * SANDY_WATCHES_MAX [dir, "dev:ino", name] triples, dir canonical and
+ * absolute, name one component, into w. */
 static napi_value bad_watches(napi_env env)
 {
 	napi_throw_range_error(env, "ESANDYARGS",
@@ -1069,35 +1119,24 @@ static napi_value bad_watches(napi_env env)
 	return NULL;
 }
 
-static napi_value get_watches(napi_env env, napi_value v, watch_list *l)
+static napi_value bad_watched_level(napi_env env)
 {
-	uint32_t len, triple;
+	napi_throw_range_error(env, "ESANDYARGS",
+			       "watched names: workspace-write at the full "
+			       "level only");
+	return NULL;
+}
 
-	if (get_length(env, v, &len) == NULL)
+static napi_value get_watches(napi_env env, napi_value v, tuple_list *l,
+			      struct sandy_launch_watch *w)
+{
+	if (get_tuples(env, v, 3, SANDY_WATCHES_MAX, bad_watches, l) == NULL)
 		return NULL;
-	if (len > SANDY_WATCHES_MAX)
-		return bad_watches(env);
-	for (uint32_t i = 0; i < len; i++) {
-		napi_value e = get_element(env, v, i), d, id, name;
-
-		l->dir[i] = NULL;
-		if (e == NULL || get_length(env, e, &triple) == NULL)
-			return NULL;
-		l->n++;
-		if (triple != 3)
+	for (size_t i = 0; i < l->n; i++) {
+		if (!sandy_watch_name_valid(l->word[i][1]))
 			return bad_watches(env);
-		if ((d = get_element(env, e, 0)) == NULL ||
-		    (id = get_element(env, e, 1)) == NULL ||
-		    (name = get_element(env, e, 2)) == NULL ||
-		    get_abs_path(env, d, &l->dir[i], bad_watches) == NULL ||
-		    get_cstring(env, id, l->id[i], sizeof(l->id[i])) == NULL ||
-		    get_cstring(env, name, l->name[i], sizeof(l->name[i])) ==
-			    NULL)
-			return NULL;
-		if (!sandy_watch_name_valid(l->name[i]))
-			return bad_watches(env);
-		l->w[i] = (struct sandy_launch_watch){l->dir[i], l->id[i],
-						      l->name[i]};
+		w[i] = (struct sandy_launch_watch){l->path[i], l->word[i][0],
+						   l->word[i][1]};
 	}
 	return v;
 }
@@ -1143,7 +1182,8 @@ static napi_value check_mode_roots(napi_env env, sandy_mode mode,
 static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 {
 	napi_value argv[8], out = NULL;
-	watch_list watches = {0};
+	tuple_list watches = {0};
+	struct sandy_launch_watch watched[SANDY_WATCHES_MAX];
 	char nonce[SANDY_NONCE_MAX + 2];
 	bool landlock_only;
 	sandy_seam_level level;
@@ -1164,11 +1204,16 @@ static napi_value seam_launcher_words(napi_env env, napi_callback_info info)
 	    get_nonce(env, argv[3], nonce, sizeof(nonce)) == NULL ||
 	    get_dirs(env, argv[4], &protect) == NULL ||
 	    get_shield(env, argv[5], argv[6], &shield) == NULL ||
-	    get_watches(env, argv[7], &watches) == NULL)
+	    get_watches(env, argv[7], &watches, watched) == NULL)
 		goto done;
-	shield.s.watches = watches.w;
+	shield.s.watches = watched;
 	shield.s.n_watches = watches.n;
 	level = landlock_only ? SANDY_SEAM_LANDLOCK_ONLY : SANDY_SEAM_FULL;
+	if (watches.n > 0 &&
+	    (level != SANDY_SEAM_FULL || mode != SANDY_MODE_WORKSPACE_WRITE)) {
+		bad_watched_level(env);
+		goto done;
+	}
 	if (sandy_seam_policy(mode, level, roots.r, roots.paths.n, &p, &err) != 0) {
 		napi_throw_error(env, "ESANDYSEAM", err.message);
 		goto done;
@@ -1188,7 +1233,7 @@ done:
 	roots_free(&roots);
 	dirs_free(&protect);
 	shield_free(&shield);
-	watches_free(&watches);
+	tuples_free(&watches);
 	return out;
 }
 
@@ -1198,7 +1243,8 @@ done:
 static napi_value bwrap_argv(napi_env env, napi_callback_info info)
 {
 	napi_value argv[9], out = NULL;
-	watch_list watches = {0};
+	tuple_list watches = {0};
+	struct sandy_launch_watch watched[SANDY_WATCHES_MAX];
 	char launcher[SANDY_PATH_MAX_BYTES + 2], nonce[SANDY_NONCE_MAX + 2];
 	char bwrap[256];
 	root_list roots = {0};
@@ -1218,7 +1264,7 @@ static napi_value bwrap_argv(napi_env env, napi_callback_info info)
 	    check_mode_roots(env, c.mode, &roots) == NULL ||
 	    get_dirs(env, argv[5], &protect) == NULL ||
 	    get_shield(env, argv[6], argv[7], &shield) == NULL ||
-	    get_watches(env, argv[8], &watches) == NULL)
+	    get_watches(env, argv[8], &watches, watched) == NULL)
 		goto done;
 	if (nonce[0] == '\0') {
 		napi_throw_type_error(env, "ESANDYARGS", "a nonce is required");
@@ -1229,15 +1275,19 @@ static napi_value bwrap_argv(napi_env env, napi_callback_info info)
 	c.protect = (const char *const *)protect.d;
 	c.n_protect = protect.n;
 	c.shield = shield.s;
-	c.shield.watches = watches.w;
+	c.shield.watches = watched;
 	c.shield.n_watches = watches.n;
+	if (watches.n > 0 && c.mode != SANDY_MODE_WORKSPACE_WRITE) {
+		bad_watched_level(env);
+		goto done;
+	}
 	words = sandy_bwrap_argv(&c, &n);
 	out = words_to_js(env, words, n);
 done:
 	roots_free(&roots);
 	dirs_free(&protect);
 	shield_free(&shield);
-	watches_free(&watches);
+	tuples_free(&watches);
 	return out;
 }
 
@@ -1260,22 +1310,8 @@ static sandy_seatbelt_keep seatbelt_keep(const char *word)
 						: 0;
 }
 
-/* Seatbelt's protected writes: an array of at most
- * SANDY_SEATBELT_WRITES_MAX [path, keep] pairs; free with writes_free()
- * whatever get_writes() returned. */
-typedef struct write_list {
-	char *path[SANDY_SEATBELT_WRITES_MAX];
-	struct sandy_seatbelt_write w[SANDY_SEATBELT_WRITES_MAX];
-	size_t n;
-} write_list;
-
-static void writes_free(write_list *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->path[i]);
-	l->n = 0;
-}
-
+/* Seatbelt's protected writes: at most SANDY_SEATBELT_WRITES_MAX [path,
+ * keep] pairs, into w. */
 static napi_value bad_writes(napi_env env)
 {
 	napi_throw_range_error(env, "ESANDYARGS",
@@ -1284,26 +1320,16 @@ static napi_value bad_writes(napi_env env)
 	return NULL;
 }
 
-static napi_value get_writes(napi_env env, napi_value v, write_list *l)
+static napi_value get_writes(napi_env env, napi_value v, tuple_list *l,
+			     struct sandy_seatbelt_write *w)
 {
-	uint32_t len;
-	char keep[48];
-
-	if (get_length(env, v, &len) == NULL)
+	if (get_tuples(env, v, 2, SANDY_SEATBELT_WRITES_MAX, bad_writes, l) ==
+	    NULL)
 		return NULL;
-	if (len > SANDY_SEATBELT_WRITES_MAX)
-		return bad_writes(env);
-	for (uint32_t i = 0; i < len; i++) {
-		napi_value e = get_element(env, v, i);
-
-		if (e == NULL)
-			return NULL;
-		l->n++;
-		if (get_pair(env, e, &l->path[i], keep, bad_writes) == NULL)
-			return NULL;
-		l->w[i] = (struct sandy_seatbelt_write){l->path[i],
-							seatbelt_keep(keep)};
-		if (l->w[i].keep == 0)
+	for (size_t i = 0; i < l->n; i++) {
+		w[i] = (struct sandy_seatbelt_write){
+			l->path[i], seatbelt_keep(l->word[i][0])};
+		if (w[i].keep == 0)
 			return bad_writes(env);
 	}
 	return v;
@@ -1321,8 +1347,9 @@ static napi_value seatbelt_argv(napi_env env, napi_callback_info info)
 	char root_buf[SANDY_PATH_MAX_BYTES + 2], temp_buf[SANDY_PATH_MAX_BYTES + 2];
 	struct sandy_seatbelt_read reads[SANDY_DENY_READS_MAX];
 	shield_list shield = {0};
-	write_list writes = {0};
-	sandy_seatbelt_call c = {.reads = reads, .writes = writes.w};
+	tuple_list writes = {0};
+	struct sandy_seatbelt_write kept[SANDY_SEATBELT_WRITES_MAX];
+	sandy_seatbelt_call c = {.reads = reads, .writes = kept};
 	char **words;
 	size_t n = 0;
 
@@ -1334,7 +1361,7 @@ static napi_value seatbelt_argv(napi_env env, napi_callback_info info)
 			       temp_buf, sizeof(temp_buf), false,
 			       &c.temp_dir) == NULL ||
 	    get_shield(env, argv[3], argv[4], &shield) == NULL ||
-	    get_writes(env, argv[5], &writes) == NULL)
+	    get_writes(env, argv[5], &writes, kept) == NULL)
 		goto done;
 	c.n_writes = writes.n;
 	/* (the pairs' second halves are kinds here, not ids) */
@@ -1365,7 +1392,7 @@ static napi_value seatbelt_argv(napi_env env, napi_callback_info info)
 	out = words_to_js(env, words, n);
 done:
 	shield_free(&shield);
-	writes_free(&writes);
+	tuples_free(&writes);
 	return out;
 }
 

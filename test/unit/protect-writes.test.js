@@ -279,3 +279,21 @@ t.test('Seatbelt: each kept path and watched name a rule, the directories above 
   t.match(c.argv[2], `(deny file-write-unlink file-write-create\n  (literal (param "${param(path.join(ws, 'sub/.git'))}"))`, 'the .git above them never removed or replaced')
   t.match(c.argv[2], `(deny file-write-unlink file-write-create\n  (literal (param "${param(path.join(ws, 'sub'))}"))`, 'nor the directory above it')
 })
+
+t.test("the addon's words refuse malformed protected writes, naming what they take", async (t) => {
+  const { addon } = require('../../lib/binding.js')
+  const { ws } = fresh()
+  const st = fs.statSync(ws)
+  const roots = [[ws, `${st.dev}:${st.ino}`]]
+  const nonce = 'ab'.repeat(16)
+  for (const bad of [[['relative', '1:2', 'x']], [[ws, '1:2', 'a/b']], [[ws, '1:2', '..']], [[ws, '1:2']], [[ws, '', 'x']], Array(241).fill([ws, '1:2', 'x'])]) {
+    t.throws(() => addon.seamLauncherWords('workspace-write', roots, false, nonce, [], [], [], bad), { code: 'ESANDYARGS', message: /^watched names: at most 240 triples/ })
+  }
+  const words = addon.seamLauncherWords('workspace-write', roots, false, nonce, [], [], [], [[ws, '1:2', 'commondir']])
+  t.same(words.slice(words.indexOf('--watch'), words.indexOf('--watch') + 4), ['--watch', ws, '1:2', 'commondir'], 'control: a well-formed one is a --watch')
+  t.throws(() => addon.seamLauncherWords('workspace-write', roots, true, nonce, [], [], [], [[ws, '1:2', 'commondir']]), { message: 'watched names: workspace-write at the full level only' }, 'none at the Landlock-only level')
+  t.throws(() => addon.seamLauncherWords('read-only', roots, false, nonce, [], [], [], [[ws, '1:2', 'commondir']]), { message: 'watched names: workspace-write at the full level only' }, 'nor in read-only')
+  for (const bad of [[['/x', 'sideways']], [['x', 'file']], [['/x']]]) {
+    t.throws(() => addon.seatbeltArgv('workspace-write', '/ws', '/t', [], [], bad), { code: 'ESANDYARGS', message: /^protected writes: pairs of an absolute path/ })
+  }
+})
