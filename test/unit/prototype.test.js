@@ -68,7 +68,8 @@ const SCRIPT = (ws, how) => `
     denialSignatures: ['ordinary'], runnerFailureRules: [{ fatalSignatures: ['ordinary'] }], fatalSignatures: ['ordinary'], allowedExitCodes: [2], informationalLines: ['ordinary'],
     reasons: ['evil'], cause: 'evil', network: 'allow_all', allowSubprocesses: true, grants: [{ path: '/', access: 'read', scope: 'exact' }],
     executableGrants: [{ path: '/', scope: 'subtree' }], denySubtrees: [], denyWriteExact: [], 0: '/bin/evil', 1: '/bin/evil',
-    runnerCommand: ['/usr/bin/env'], runnerFailureSignatures: ['x'], runnerEnforcement: 'full', defaultMode: 'danger-full-access'
+    runnerCommand: ['/usr/bin/env'], runnerFailureSignatures: ['x'], runnerEnforcement: 'full', defaultMode: 'danger-full-access',
+    protectWrites: [], allowHomeWorkspace: true
   }
   const run = () => Object.fromEntries(Object.entries(calls).map(([k, f]) => [k, answer(f)]))
   const before = run()
@@ -121,7 +122,10 @@ function runScript (user, args, cwd) {
 function workspace (t, user) {
   const ws = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-proto-')))
   fs.mkdirSync(path.join(ws, 'sub'))
-  fs.chownSync(ws, user.uid, user.gid)
+  // (a repository: protected writes give a workspace-write confine words
+  // a polluted protectWrites would take away)
+  require('node:child_process').spawnSync('git', ['init', '-q', ws])
+  require('node:child_process').spawnSync('chown', ['-R', `${user.uid}:${user.gid}`, ws])
   fs.chmodSync(ws, 0o755)
   t.teardown(() => fs.rmSync(ws, { recursive: true, force: true }))
   return ws
