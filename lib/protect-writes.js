@@ -7,10 +7,11 @@
 // is a symbolic link, a file with a second hard link). The provider keeps
 // each path found read-only with the backend's mechanism.
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
-const { own } = require('./own')
 const { LAUNCHER } = require('./vocabulary')
+const { isWithin } = require('./paths')
+const { ancestorIds } = require('./launcher-copy')
+const { homes: readHomes } = require('./protect')
 
 // In every git directory (a repository's .git, a bare repository, each
 // submodule's under modules/, each worktree's under worktrees/): [name,
@@ -333,8 +334,6 @@ function configPlaces (gitDir, homes, depth = 0, file = path.join(gitDir, 'confi
   return places
 }
 
-// (no writable root is /: the provider refuses it)
-const within = (root, p) => p === root || p.startsWith(root + '/')
 
 // What git runs from, in every repository under the roots. A git
 // directory without hooks/ gets an empty one (what git init makes), so
@@ -347,12 +346,12 @@ function gitPaths (roots, homeDirs, directories) {
   for (const f of gitFiles) {
     found.push(objectAt(f, 'a .git file'))
     const target = pointedTo(f, 'gitdir:')
-    if (target !== null && roots.some((r) => within(r, target))) dirs.add(target)
+    if (target !== null && roots.some((r) => isWithin(r, target))) dirs.add(target)
   }
   for (const d of [...dirs]) {
     for (const inner of innerGitDirs(d, directories)) dirs.add(inner)
     const common = pointedTo(path.join(d, 'commondir'), '')
-    if (common !== null && roots.some((r) => within(r, common))) dirs.add(common)
+    if (common !== null && roots.some((r) => isWithin(r, common))) dirs.add(common)
   }
   for (const d of dirs) {
     // (a repository's own .git only: a run can make any directory look
@@ -370,7 +369,7 @@ function gitPaths (roots, homeDirs, directories) {
         } catch {
           real = target
         }
-        if (!roots.some((r) => within(r, real) || within(r, target))) continue
+        if (!roots.some((r) => isWithin(r, real) || isWithin(r, target))) continue
         // (a link on the way, in a writable directory, could be re-pointed)
         if (real !== target) throw new ProtectWriteError(`${why} is reached through a symbolic link, which a read-only mount cannot hold`)
         found.push(objectAt(real, why))
@@ -386,16 +385,11 @@ function makeMissing (dir) {
   if (fs.lstatSync(dir, { throwIfNoEntry: false }) === undefined) fs.mkdirSync(dir)
 }
 
+// The homes protected reads know (lib/protect.js: the passwd entry's, and
+// $HOME), canonical, those that are directories but /.
 function homes (env) {
-  const list = []
-  try {
-    list.push(os.userInfo().homedir)
-  /* c8 ignore next: a uid without a passwd entry */
-  } catch {}
-  const h = own(env, 'HOME')
-  if (typeof h === 'string' && path.isAbsolute(h) && !h.includes('\0')) list.push(h)
   const out = []
-  for (const p of list) {
+  for (const p of readHomes(env)) {
     try {
       const c = fs.realpathSync.native(p)
       if (fs.statSync(c).isDirectory() && c !== '/' && !out.includes(c)) out.push(c)
@@ -407,19 +401,7 @@ function homes (env) {
 // The homes (canonical) a root (canonical, with its "dev:ino") is or holds,
 // by device and inode of the home and each directory above it.
 function homesHeld (root, rootId, env = process.env) {
-  return homes(env).filter((h) => {
-    let p = h
-    while (idOf(p) !== rootId) {
-      if (p === '/') return false
-      p = path.dirname(p)
-    }
-    return true
-  })
-}
-
-function idOf (p) {
-  const st = fs.statSync(p, { bigint: true })
-  return `${st.dev}:${st.ino}`
+  return homes(env).filter((h) => ancestorIds(h).has(rootId))
 }
 
 // What one call holds: with names the protections (a subset of
@@ -452,7 +434,7 @@ function gather (names, roots, env, directories) {
     }
   }
   const unique = new Map()
-  for (const o of found) if (o !== null && canonical.some((r) => within(r, o.path))) unique.set(o.path, o)
+  for (const o of found) if (o !== null && canonical.some((r) => isWithin(r, o.path))) unique.set(o.path, o)
   const kept = [...unique.values()].filter((o) => !o.watch)
   const watched = [...unique.values()].filter((o) => o.watch).map((o) => o.watch)
   if (kept.length > MAX_PROTECTED_WRITES) throw new ProtectWriteError(`more than ${MAX_PROTECTED_WRITES} paths to keep read-only under the writable roots`)

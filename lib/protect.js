@@ -376,4 +376,4 @@ function protectedPaths ({ presets, denyRead }, env = process.env) {
   return [...out.values()].map(({ o, ...f }) => f)
 }
 
-module.exports = { PRESETS, PRESET_NAMES, DEFAULT_PRESETS, MAX_PROTECTED, ProtectError, protectedPaths, socketPaths, starMatch }
+module.exports = { PRESETS, PRESET_NAMES, DEFAULT_PRESETS, MAX_PROTECTED, ProtectError, protectedPaths, socketPaths, starMatch, homes }
