@@ -8,6 +8,7 @@
 // in test/confinement/escape-net.test.js). THREAT_MODEL.md lists this as a limit.
 const t = require('tap')
 const crypto = require('node:crypto')
+const fs = require('node:fs')
 const { spawn, spawnSync } = require('node:child_process')
 const { withSanitizerEnv } = require('../helpers/sandbox.js')
 const { createLocalSandboxProvider } = require('../..')
@@ -18,8 +19,12 @@ const HOST = 'import socket, sys\ns = socket.socket(socket.AF_UNIX)\ntry:\n  s.b
 for (const backend of ['sandy', 'bwrap']) {
   t.test(`a confined listener can squat an abstract name the host uses [${backend}]`, async (t) => {
     const name = `sandy-squat-${crypto.randomBytes(6).toString('hex')}`
-    const c = createLocalSandboxProvider({ backend }).confine(['python3', '-c', LISTEN, name], { mode: 'workspace-write', workspaceRoot: '/var/tmp' })
-    const child = spawn(c.argv[0], c.argv.slice(1), { cwd: '/var/tmp', env: withSanitizerEnv({ PATH: '/usr/bin:/bin' }) })
+    // (a workspace of its own: all of /var/tmp would be searched for the
+    // repositories other test files make there meanwhile)
+    const ws = fs.mkdtempSync('/var/tmp/sandy-abstract-')
+    t.teardown(() => fs.rmSync(ws, { recursive: true, force: true }))
+    const c = createLocalSandboxProvider({ backend }).confine(['python3', '-c', LISTEN, name], { mode: 'workspace-write', workspaceRoot: ws })
+    const child = spawn(c.argv[0], c.argv.slice(1), { cwd: ws, env: withSanitizerEnv({ PATH: '/usr/bin:/bin' }) })
     let out = ''
     child.stdout.on('data', (d) => { out += d })
     const done = new Promise((resolve) => child.on('close', resolve))
