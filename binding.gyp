@@ -1,8 +1,10 @@
 {
   "variables": {
     "sanitize%": "0",
-    "sanitize_cflags": ["-fsanitize=address,undefined", "-fno-sanitize-recover=undefined", "-fno-omit-frame-pointer", "-O1", "-g"],
-    "strict_cflags": ["-std=c11", "-Wall", "-Wextra", "-Werror", "-D_GNU_SOURCE", "-fvisibility=hidden"],
+    "sanitize_cflags": ["<!@(make -s --no-print-directory -C csrc print-SANITIZE_CFLAGS)"],
+    "sanitize_ldflags": ["<!@(make -s --no-print-directory -C csrc print-SANITIZE_LDFLAGS)"],
+    "strict_cflags": ["<!@(make -s --no-print-directory -C csrc print-ADDON_CFLAGS)"],
+    "cjson_cflags": ["<!@(make -s --no-print-directory -C csrc print-CJSON_CFLAGS)"],
     "cjson_dir": "<!(sh scripts/fetch-cjson.sh)"
   },
   "targets": [
@@ -10,7 +12,7 @@
       "target_name": "cjson",
       "type": "static_library",
       "sources": ["<(cjson_dir)/cJSON.c"],
-      "cflags_c": ["-std=c89", "-fvisibility=hidden"],
+      "cflags_c": ["<@(cjson_cflags)"],
       "direct_dependent_settings": {"include_dirs": ["<(cjson_dir)"]},
       "conditions": [
         ["sanitize==1", {"cflags_c": ["<@(sanitize_cflags)"]}],
@@ -20,14 +22,14 @@
     {
       "target_name": "sandy",
       "dependencies": ["cjson"],
-      "sources": ["<!@(node scripts/sources.js addon core)"],
+      "sources": ["<!@(make -s --no-print-directory -C csrc paths-ADDON_SOURCES paths-CORE_SOURCES)"],
       "cflags_c": ["<@(strict_cflags)"],
       "conditions": [
-        ["sanitize==1", {"cflags_c": ["<@(sanitize_cflags)"], "ldflags": ["-fsanitize=address,undefined"]}],
+        ["sanitize==1", {"cflags_c": ["<@(sanitize_cflags)"], "ldflags": ["<@(sanitize_ldflags)"]}],
         ["OS=='linux'", {"ldflags": ["-Wl,--version-script=<(module_root_dir)/csrc/addon/exports.map"]}],
         ["OS=='linux' and sanitize==0", {"configurations": {"Release": {"ldflags": ["-s"]}}}],
         ["OS=='mac'", {
-          "sources": ["<!@(node scripts/sources.js addon-darwin)"],
+          "sources": ["<!@(make -s --no-print-directory -C csrc paths-ADDON_DARWIN_SOURCES)"],
           "xcode_settings": {"OTHER_CFLAGS": ["<@(strict_cflags)"]}
         }]
       ]

@@ -2,7 +2,7 @@
 'use strict'
 // What the launcher's libc costs per exec: the same sources built as a
 // static musl executable (what ships) and as a static glibc one
-// (scripts/build-launcher.js --libc=host), each started with no arguments
+// (csrc/Makefile's launcher with LIBC=host), each started with no arguments
 // (it prints its usage and exits: an exec and nearly nothing else), beside
 // a bare /bin/true, interleaved in one run. Medians and ratios to the bare
 // spawn; never fails on time.
@@ -16,7 +16,7 @@ const rounds = Number(process.argv[2] || 300)
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-bench-libc-'))
 const build = (libc) => {
   const out = path.join(dir, libc)
-  const r = spawnSync(process.execPath, [path.join(__dirname, '..', 'scripts', 'build-launcher.js'), `--libc=${libc}`, `--out=${out}`], { encoding: 'utf8' })
+  const r = spawnSync('make', ['-s', '-C', path.join(__dirname, '..', 'csrc'), 'launcher', `LIBC=${libc}`, `O=${out}`], { encoding: 'utf8' })
   if (r.status !== 0) throw new Error(`building the ${libc} launcher: ${r.stderr}`)
   return path.join(out, 'sandy-launcher')
 }

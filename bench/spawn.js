@@ -37,7 +37,9 @@ function launcherAt (rev) {
   }
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-bench-rev-'))
   execFileSync('sh', ['-c', `git -C "$0" archive "$1" | tar -x -C "$2"`, PACKAGE, rev, dir])
-  execFileSync(process.execPath, [path.join(dir, 'scripts', 'build-launcher.js'), `--out=${path.join(dir, 'out')}`], { stdio: 'ignore' })
+  // (revisions before csrc/Makefile built it with scripts/build-launcher.js)
+  if (fs.existsSync(path.join(dir, 'csrc', 'Makefile'))) execFileSync('make', ['-s', '-C', path.join(dir, 'csrc'), 'launcher', `O=${path.join(dir, 'out')}`], { stdio: 'ignore' })
+  else execFileSync(process.execPath, [path.join(dir, 'scripts', 'build-launcher.js'), `--out=${path.join(dir, 'out')}`], { stdio: 'ignore' })
   fs.chmodSync(dir, 0o755)
   return { rev, dir, launcher: path.join(dir, 'out', 'sandy-launcher') }
 }

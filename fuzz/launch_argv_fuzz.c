@@ -8,7 +8,7 @@
  *  - success names a network, and its target index follows the "--";
  *  - an accepted launch, written back with the encoder and parsed again,
  *    encodes to the very same words (encoder and decoder agree).
- * scripts/fuzz.sh builds and runs it. */
+ * csrc/Makefile (fuzz) builds and runs it. */
 #include "../csrc/core/policy_argv.h"
 
 #include <stdio.h>

@@ -8,7 +8,7 @@
  *    and valid enum values;
  *  - an accepted policy, written back as a document, parses to the same
  *    policy (the parser and a serializer agree on the format).
- * scripts/fuzz.sh builds and runs it. */
+ * csrc/Makefile (fuzz) builds and runs it. */
 #include "../csrc/addon/policy_json.h"
 
 #include "cJSON.h" /* deps/cjson: scripts/fetch-cjson.sh */

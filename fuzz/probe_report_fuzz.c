@@ -9,7 +9,7 @@
  *    input may spell a number with leading zeros, so it is compared by
  *    fields, not bytes);
  *  - a refused report leaves the caller's report untouched.
- * scripts/fuzz.sh builds and runs it. */
+ * csrc/Makefile (fuzz) builds and runs it. */
 #include "../csrc/core/probe.h"
 
 #include <stdio.h>

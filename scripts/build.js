@@ -3,7 +3,7 @@
 // Builds the addon with node-gyp against the Node headers that are already
 // installed, so no header download is ever attempted (the machines this
 // runs on may have no network), then, on Linux, the launcher
-// (scripts/build-launcher.js: static, with musl where musl-tools is
+// (csrc/Makefile's launcher target: static, with musl where musl-tools is
 // installed). Used by `npm install` and `npm run build`.
 //
 // Install skips the build only when a prebuild node-gyp-build will really
@@ -80,6 +80,7 @@ const args = [nodeGyp(), 'configure', 'build', `--nodedir=${nodedir()}`]
 if (debug) args.push('--debug')
 const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' })
 if (r.status !== 0 || process.platform !== 'linux') process.exit(r.status === null ? 1 : r.status)
-const l = spawnSync(process.execPath, [path.join(__dirname, 'build-launcher.js'), ...(debug ? ['--debug'] : [])],
+const out = path.join(root, 'build', debug ? 'Debug' : 'Release')
+const l = spawnSync('make', ['-s', '--no-print-directory', '-C', 'csrc', 'launcher', `O=${out}`, `VARIANT=${debug ? 'debug' : 'release'}`],
   { cwd: root, stdio: 'inherit' })
 process.exit(l.status === null ? 1 : l.status)

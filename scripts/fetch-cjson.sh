@@ -7,7 +7,7 @@
 #   sh scripts/fetch-cjson.sh     prints deps/cjson, the directory holding
 #                                 cJSON.c, relative to the package root
 #
-# binding.gyp runs it at configure time (so does scripts/fuzz.sh). The
+# binding.gyp runs it at configure time (so does csrc/Makefile's fuzz). The
 # source is unpacked once into deps/cjson/ (git-ignored; the three files
 # stay in deps/ as the cache); later runs only check the stamp. The files
 # come from, in order: deps/ itself (put them there by hand to build

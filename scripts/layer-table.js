@@ -2,7 +2,7 @@
 'use strict'
 // Writes test/layer-table.json: which layers stop which case of the
 // confinement suite, measured by running the suite against every launcher
-// build of scripts/layer-builds.sh. Run it as root (the suite's cases run
+// build of csrc/Makefile's layers. Run it as root (the suite's cases run
 // as root and as uid 65534) after adding or changing a confinement test;
 // review the diff: a case that moved to fewer layers is a finding.
 //   node scripts/layer-table.js [--write]
@@ -18,7 +18,8 @@ async function main () {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-layer-table-'))
   fs.chmodSync(out, 0o755)
   try {
-    execFileSync('bash', [path.join(__dirname, 'layer-builds.sh'), out], { stdio: ['ignore', 'ignore', 'inherit'] })
+    execFileSync('make', ['-s', '--no-print-directory', '-C', path.join(__dirname, '..', 'csrc'), '-j2', 'layers', `O=${out}`, `LAYERS=${BUILDS.join(' ')}`],
+      { stdio: ['ignore', 'ignore', 'inherit'] })
     const observed = new Map()
     for (const build of BUILDS) {
       const started = Date.now()

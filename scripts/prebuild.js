@@ -10,7 +10,7 @@
 // PACKAGE_DIR defaults to this checkout. Each addon is built afresh from
 // the sources, with node-gyp in a scratch copy of the package (for the
 // other arch with Debian's cross compiler), never taken from an earlier
-// build; the launcher is built with musl (scripts/build-launcher.js) and
+// build; the launcher is built with musl (csrc/Makefile's launcher) and
 // is the same bytes the checkout's own build made when that build used
 // musl too. Every prebuild written is checked (scripts/prebuild-check.js)
 // before it counts.
@@ -69,7 +69,7 @@ function main () {
       fs.rmSync(dir, { recursive: true, force: true })
       fs.mkdirSync(dir, { recursive: true })
       fs.copyFileSync(addonFor(arch, scratch), path.join(dir, 'sandy.napi.glibc.node'))
-      run(process.execPath, [path.join(root, 'scripts', 'build-launcher.js'), `--arch=${arch}`, '--libc=musl', `--out=${dir}`])
+      run('make', ['-s', '--no-print-directory', '-C', path.join(root, 'csrc'), 'launcher', `ARCH=${arch}`, 'LIBC=musl', `O=${dir}`])
       const problems = check(dir, arch)
       if (problems.length > 0) {
         fs.rmSync(dir, { recursive: true, force: true })

@@ -4,7 +4,7 @@
 // prebuild of the matrix (scripts/prebuild-check.js) present and fit to
 // ship, nothing else under prebuilds/, the precompiled seccomp programs
 // the launchers were built from current with their rules
-// (scripts/seccomp-filters.sh), and cJSON's pinned Debian source in deps/
+// (csrc/Makefile's seccomp-filters), and cJSON's pinned Debian source in deps/
 // (so a from-source install needs no network). Not a prepack hook:
 // `npm pack` in a checkout and git installs keep working without prebuilds.
 //
@@ -56,13 +56,13 @@ function main () {
   const stray = present.filter((d) => !MATRIX.some(({ arch }) => d === `linux-${arch}`))
   if (stray.length > 0) problems.push(`prebuilds/ holds ${stray.join(', ')}, which the matrix does not`)
   const filters = path.join(os.tmpdir(), `sandy-release-filters-${process.pid}.h`)
-  const gen = spawnSync('sh', [path.join(root, 'scripts', 'seccomp-filters.sh'), filters], { stdio: ['ignore', 'ignore', 'inherit'] })
+  const gen = spawnSync('make', ['-s', '-C', path.join(root, 'csrc'), 'seccomp-filters', `OUT=${filters}`], { stdio: ['ignore', 'ignore', 'inherit'] })
   let current = false
   try {
     current = gen.status === 0 && fs.readFileSync(filters).equals(fs.readFileSync(path.join(root, 'csrc', 'linux', 'seccomp_filters.h')))
   } catch {}
   fs.rmSync(filters, { force: true })
-  if (!current) problems.push('csrc/linux/seccomp_filters.h is not what its rules generate (sh scripts/seccomp-filters.sh)')
+  if (!current) problems.push('csrc/linux/seccomp_filters.h is not what its rules generate (make -C csrc seccomp-filters OUT=$PWD/csrc/linux/seccomp_filters.h)')
   const cjson = spawnSync('sh', [path.join(root, 'scripts', 'fetch-cjson.sh')], { stdio: ['ignore', 'ignore', 'inherit'] })
   if (cjson.status !== 0) problems.push('cJSON\'s pinned source is not in deps/ and could not be fetched')
   if (problems.length > 0) refuse(problems)

@@ -22,7 +22,7 @@ packages=(
 )
 # Both Linux prebuilds (x64, arm64) are built on either host: the other
 # architecture's cross compiler and libc, its musl (the launcher) and its
-# libseccomp (its seccomp programs, scripts/seccomp-filters.sh), the last
+# libseccomp (its seccomp programs, csrc/Makefile's seccomp-filters), the last
 # two as Debian's own packages for that architecture (multiarch; nothing
 # runs from them but under qemu-user).
 native=$(dpkg --print-architecture)

@@ -2,7 +2,7 @@
 // What the build scripts find on this machine, written once: a program on
 // PATH, Node's headers and npm's node-gyp next to the running node, and the
 // GNU triplet Debian names each architecture's toolchain by. Used by
-// build.js and build-launcher.js (which ship) and prebuild.js.
+// build.js (which ships) and prebuild.js.
 const fs = require('node:fs')
 const path = require('node:path')
 

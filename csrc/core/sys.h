@@ -8,7 +8,7 @@
  * the addon raises the glibc it needs. Each wrapper does one job: it
  * returns what the system call returns, with errno as the kernel set it.
  * (Test builds wrap syscall() with ld --wrap, so every call below can be
- * made to fail: scripts/coverage-build.sh, csrc/test/launcher_hooks.c.)
+ * made to fail: csrc/Makefile's coverage, csrc/test/launcher_hooks.c.)
  *
  * Debian 12's headers (Linux 6.1) lack the newer Landlock ABIs: their
  * numbers, constants and structure layouts are defined here, once. */
@@ -28,7 +28,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #ifndef __GLIBC__
-/* musl (the shipped launcher, scripts/build-launcher.js) has neither
+/* musl (the shipped launcher, csrc/Makefile's launcher) has neither
  * struct mount_attr (glibc's <sys/mount.h> from 2.36) nor struct statx
  * (glibc's <sys/stat.h> from 2.28): take the kernel's own, from the UAPI
  * headers that build supplies. */

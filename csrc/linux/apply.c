@@ -58,7 +58,7 @@
 #include "../core/stat.h"
 
 
-/* Test builds only (scripts/layer-builds.sh): layers switched off, so the
+/* Test builds only (csrc/Makefile's layers): layers switched off, so the
  * confinement suite can prove what each layer stops on its own. The view
  * layer is the namespaces, pinning, the descriptor checks and the view;
  * the base layer (off only in the build that confines nothing) is the

@@ -8,7 +8,7 @@
  * the package ships (x86_64, aarch64) by csrc/gen/seccomp_gen.c into
  * seccomp_filters.h, and loaded directly: the launcher never links
  * libseccomp (building with it at run time would cost ~250 us plus probing
- * calls where loading ready BPF costs ~140 us). scripts/c-tests.sh
+ * calls where loading ready BPF costs ~140 us). csrc/Makefile (seccomp-filters)
  * regenerates the header, the aarch64 half under qemu-user, and fails when
  * it is stale; an architecture the header lacks does not compile. Only
  * test builds (SANDY_SECCOMP_RUNTIME_BUILD: the per-layer meta-test, the

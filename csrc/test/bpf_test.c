@@ -4,7 +4,7 @@
  * so every variant is checked for every case, including calls a test
  * process could not make safely (x32 numbers, i386 entry), and the
  * aarch64 programs, which no kernel here could run, are checked the same
- * way (bpf_cases_aarch64.c). Built by scripts/c-tests.sh. */
+ * way (bpf_cases_aarch64.c). Built by csrc/Makefile (c-tests). */
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/audit.h>
@@ -25,6 +25,7 @@
 #define SANDY_SECCOMP_ALL_ARCHES 1 /* every architecture's programs */
 #include "../linux/seccomp_filters.h"
 #include "bpf_cases.h"
+#include "tap.h"
 
 #define BAD 0xffffffffu /* the interpreter's own verdict: invalid program */
 
@@ -147,7 +148,7 @@ static const bpf_case bpf_cases_x86_64[] = {
 /* One architecture's programs against its cases. */
 static void check_arch(const char *arch, const struct sock_filter *const *f,
 		       const unsigned short *lens, const bpf_case *cases,
-		       size_t n, int *passed, int *failed)
+		       size_t n)
 {
 	for (size_t c = 0; c < n; c++) {
 		const bpf_case *k = &cases[c];
@@ -160,31 +161,20 @@ static void check_arch(const char *arch, const struct sock_filter *const *f,
 				continue;
 			memcpy(d.args, k->args, sizeof(d.args));
 			got = run(f[v], lens[v], &d);
-			if (got == k->want) {
-				(*passed)++;
-				printf("ok   %s: %s [variant %u]\n", arch, k->name,
-				       v);
-				continue;
-			}
-			(*failed)++;
-			printf("FAIL %s: %s [variant %u]: action 0x%08x, want "
-			       "0x%08x\n",
-			       arch, k->name, v, got, k->want);
+			if (!tap_ok(got == k->want, "%s: %s [variant %u]", arch,
+				    k->name, v))
+				tap_diag("action 0x%08x, want 0x%08x", got, k->want);
 		}
 	}
 }
 
 int main(void)
 {
-	int passed = 0, failed = 0;
-
 	check_arch("x86_64", sandy_seccomp_x86_64_filters,
 		   sandy_seccomp_x86_64_lens, bpf_cases_x86_64,
-		   sizeof(bpf_cases_x86_64) / sizeof(bpf_cases_x86_64[0]),
-		   &passed, &failed);
+		   sizeof(bpf_cases_x86_64) / sizeof(bpf_cases_x86_64[0]));
 	check_arch("aarch64", sandy_seccomp_aarch64_filters,
 		   sandy_seccomp_aarch64_lens, bpf_cases_aarch64,
-		   bpf_cases_aarch64_len, &passed, &failed);
-	printf("bpf: %d passed, %d failed, 0 skipped\n", passed, failed);
-	return failed == 0 ? 0 : 1;
+		   bpf_cases_aarch64_len);
+	return tap_done();
 }

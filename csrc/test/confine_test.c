@@ -2,24 +2,18 @@
  * reasons, and the pins every resolved entry gets, read back by the
  * launcher's own decoder. The object lookup is injected, so a path that
  * vanishes between resolution and pinning is a case, not a race. No
- * kernel involved beyond resolving "/usr". Built by scripts/c-tests.sh. */
+ * kernel involved beyond resolving "/usr". Built by csrc/Makefile (c-tests). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../addon/confine.h"
-
-static int passed, failed;
+#include "tap.h"
 
 static void check(bool ok, const char *what, const sandy_error *err)
 {
-	if (ok) {
-		passed++;
-		printf("ok   %s\n", what);
-	} else {
-		failed++;
-		printf("FAIL %s (%s)\n", what, err ? err->message : "");
-	}
+	if (!tap_check(ok, what) && err != NULL)
+		tap_diag("%s", err->message);
 }
 
 static int fake_id(const char *path, char out[SANDY_PIN_ID_BYTES])
@@ -121,6 +115,5 @@ int main(void)
 	      &err);
 	sandy_policy_free(&p);
 	sandy_policy_free(&elsewhere);
-	printf("confine: %d passed, %d failed, 0 skipped\n", passed, failed);
-	return failed == 0 ? 0 : 1;
+	return tap_done();
 }

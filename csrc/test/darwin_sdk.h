@@ -1,6 +1,6 @@
 /* A minimal stand-in for the macOS SDK: the few types, constants and
- * functions the files a Mac builds into the addon (scripts/sources.js
- * groups core, addon and addon-darwin) use, each under the header macOS
+ * functions the files a Mac builds into the addon (csrc/Makefile's
+ * CORE_SOURCES, ADDON_SOURCES and ADDON_DARWIN_SOURCES) use, each under the header macOS
  * declares it in. test/unit/native.test.js compiles those files on Linux with
  * -nostdinc and __linux__ undefined against this alone (plus the
  * compiler's own freestanding headers and Node-API's): every section

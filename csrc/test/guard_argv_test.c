@@ -1,11 +1,11 @@
 /* The guard mode's words (guard_argv.h): what the addon writes, the
  * launcher reads back; every malformed form refused. No kernel involved.
- * Built by scripts/c-tests.sh. */
+ * Built by csrc/Makefile (c-tests). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "check.h"
+#include "tap.h"
 #include "../core/guard_argv.h"
 
 #define G SANDY_GUARD_MAGIC
@@ -92,15 +92,15 @@ int main(void)
 			n++;
 		rc = sandy_guard_from_argv(n, (char *const *)cases[c].words, &g,
 					   &err);
-		check(cases[c].ok ? rc == 0
+		tap_check(cases[c].ok ? rc == 0
 				  : rc != 0 &&
 					    strcmp(err.message,
 						   "malformed guard arguments") == 0,
 		      cases[c].name);
 	}
-	check(round_trip(0, 0), "round trip: no root");
-	check(round_trip(1, 0), "round trip: a root, nothing protected");
-	check(round_trip(SANDY_GUARD_ROOTS_MAX, SANDY_GUARD_PROTECT_MAX),
+	tap_check(round_trip(0, 0), "round trip: no root");
+	tap_check(round_trip(1, 0), "round trip: a root, nothing protected");
+	tap_check(round_trip(SANDY_GUARD_ROOTS_MAX, SANDY_GUARD_PROTECT_MAX),
 	      "round trip: as many roots and protected directories as allowed");
 	{
 		sandy_guard_args g = {.roots = {{"/ws", "1:2"}},
@@ -108,24 +108,24 @@ int main(void)
 				      .n_protect = SANDY_GUARD_PROTECT_MAX + 1};
 		const char *words[SANDY_GUARD_WORDS_MAX];
 
-		check(sandy_guard_words("/launcher", &g, words) == 0,
+		tap_check(sandy_guard_words("/launcher", &g, words) == 0,
 		      "the encoder refuses one protected directory too many");
 		g.n_protect = 0;
 		g.n_roots = SANDY_GUARD_ROOTS_MAX + 1;
-		check(sandy_guard_words("/launcher", &g, words) == 0,
+		tap_check(sandy_guard_words("/launcher", &g, words) == 0,
 		      "the encoder refuses one root too many");
 		g.n_roots = 0;
 		g.n_protect = 1;
-		check(sandy_guard_words("/launcher", &g, words) == 0,
+		tap_check(sandy_guard_words("/launcher", &g, words) == 0,
 		      "the encoder refuses a protected directory without a root");
 		g.n_protect = 0;
 		g.keep_env[0] = "A=B";
 		g.n_keep_env = 1;
-		check(sandy_guard_words("/launcher", &g, words) == 0,
+		tap_check(sandy_guard_words("/launcher", &g, words) == 0,
 		      "the encoder refuses a kept name that is no variable's");
 		g.n_keep_env = 0;
 		g.n_deny_reads = SANDY_DENY_READS_MAX + 1;
-		check(sandy_guard_words("/launcher", &g, words) == 0,
+		tap_check(sandy_guard_words("/launcher", &g, words) == 0,
 		      "the encoder refuses one protected read too many");
 	}
 	{
@@ -139,7 +139,7 @@ int main(void)
 
 		words[n] = "/usr/bin/bwrap";
 		words[n + 1] = NULL;
-		check(n > 0 &&
+		tap_check(n > 0 &&
 			      sandy_guard_from_argv((int)n + 1, (char *const *)words,
 						    &back, &err) == 0 &&
 			      back.n_deny_reads == 1 &&
@@ -149,5 +149,5 @@ int main(void)
 			      strcmp(back.keep_env[0], "CI_TOKEN") == 0,
 		      "round trip: a protected read, the scrub, a kept name");
 	}
-	return check_summary("guard_argv");
+	return tap_done();
 }

@@ -1,6 +1,7 @@
 /* Tiny test harness for the C tests of the Linux backend: every check runs
  * in a forked child (restrictions are irreversible), which reports one
- * long through a pipe. Built by scripts/c-tests.sh, not by binding.gyp. */
+ * long through a pipe; results are TAP (tap.h). Built by csrc/Makefile
+ * (c-tests), not by binding.gyp. */
 #ifndef SANDY_TEST_HARNESS_H
 #define SANDY_TEST_HARNESS_H
 
@@ -13,15 +14,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "tap.h"
+
 typedef struct child_result {
 	bool reported; /* the child wrote a value */
 	long value;    /* >= 0 a result, < 0 a negated errno */
 	int signal;    /* the signal that ended it, or 0 */
 } child_result;
-
-typedef struct test_counts {
-	int passed, failed, skipped;
-} test_counts;
 
 /* A child body returns its value; it may die instead. */
 typedef long (*child_fn)(void *arg);
@@ -83,30 +82,13 @@ static inline void describe(char *buf, size_t n, child_result r)
 		snprintf(buf, n, "result %ld", r.value);
 }
 
-static inline void check(test_counts *c, bool ok, const char *what,
-			 child_result r)
+/* One result, with what the child did: "ok n - WHAT (result 0)". */
+static inline void check(bool ok, const char *what, child_result r)
 {
 	char buf[96];
 
 	describe(buf, sizeof(buf), r);
-	printf("%s %s (%s)\n", ok ? "ok  " : "FAIL", what, buf);
-	if (ok)
-		c->passed++;
-	else
-		c->failed++;
-}
-
-static inline void skip(test_counts *c, const char *what, const char *why)
-{
-	printf("skip %s (%s)\n", what, why);
-	c->skipped++;
-}
-
-static inline int finish(const char *suite, test_counts *c)
-{
-	printf("%s: %d passed, %d failed, %d skipped\n", suite, c->passed,
-	       c->failed, c->skipped);
-	return c->failed == 0 ? 0 : 1;
+	tap_ok(ok, "%s (%s)", what, buf);
 }
 
 static inline bool is_errno(child_result r, int e)

@@ -1,7 +1,7 @@
 /* Landlock tests: every confined action is also run unconfined in a fresh
  * child, which must succeed (or at least not fail the same way), so a
  * test cannot pass with Landlock switched off. Built static by
- * scripts/c-tests.sh: the binary copies itself into the test tree to have
+ * csrc/Makefile (c-tests): the binary copies itself into the test tree to have
  * an executable that needs no libraries. */
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -257,7 +257,7 @@ static child_result confined(const tpol *p, op o)
 }
 
 /* expect_errno 0: the confined action must succeed. */
-static void expect(test_counts *c, const char *what, const tpol *p, op o,
+static void expect(const char *what, const tpol *p, op o,
 		   int expect_errno)
 {
 	child_result u = confined(NULL, o);
@@ -271,15 +271,15 @@ static void expect(test_counts *c, const char *what, const tpol *p, op o,
 		ok = is_ok(f) && is_ok(u);
 	else
 		ok = is_errno(f, expect_errno) && is_ok(u);
-	check(c, ok, name, f);
+	check(ok, name, f);
 }
 
-static void expect_restrict_error(test_counts *c, const char *what,
+static void expect_restrict_error(const char *what,
 				  const tpol *p, sandy_error_kind kind)
 {
 	child_result f = confined(p, (op){OP_NOTHING, NULL, NULL, 0});
 
-	check(c, f.reported && f.value == RESTRICT_FAILED - (long)kind, what,
+	check(f.reported && f.value == RESTRICT_FAILED - (long)kind, what,
 	      f);
 }
 
@@ -409,20 +409,20 @@ static op o2(op_kind k, const char *rel, const char *rel2)
 	return (op){k, at(rel), at(rel2), 0};
 }
 
-static void test_read_only(test_counts *c)
+static void test_read_only(void)
 {
 	tpol t;
 
 	tp_init(&t, SANDY_NETWORK_ALLOW_ALL);
 	tp_grant(&t, "ro", SANDY_ACCESS_READ, SANDY_SCOPE_SUBTREE);
-	expect(c, "read-only grant: read", &t, o1(OP_READ, "ro/f.txt"), 0);
-	expect(c, "read-only grant: write refused", &t,
+	expect("read-only grant: read", &t, o1(OP_READ, "ro/f.txt"), 0);
+	expect("read-only grant: write refused", &t,
 	       o1(OP_WRITE, "ro/f.txt"), EACCES);
-	expect(c, "read-only grant: O_TRUNC refused", &t,
+	expect("read-only grant: O_TRUNC refused", &t,
 	       o1(OP_TRUNC, "ro/f.txt"), EACCES);
-	expect(c, "read-only grant: create refused", &t,
+	expect("read-only grant: create refused", &t,
 	       o1(OP_CREATE, "ro/new.txt"), EACCES);
-	expect(c, "outside every grant: read refused", &t,
+	expect("outside every grant: read refused", &t,
 	       o1(OP_READ, "a/file.txt"), EACCES);
 }
 
@@ -440,107 +440,107 @@ static void deny_policy(tpol *t, bool base_first)
 		tp_grant_abs(t, base, SANDY_ACCESS_READ, SANDY_SCOPE_SUBTREE);
 }
 
-static void test_deny_subtree(test_counts *c)
+static void test_deny_subtree(void)
 {
 	tpol t, t2;
 
 	deny_policy(&t, true);
 	deny_policy(&t2, false);
-	expect(c, "deny beneath grant: read refused", &t,
+	expect("deny beneath grant: read refused", &t,
 	       o1(OP_READ, "a/secret/s.txt"), EACCES);
-	expect(c, "deny beneath grant (other order): read refused", &t2,
+	expect("deny beneath grant (other order): read refused", &t2,
 	       o1(OP_READ, "a/secret/s.txt"), EACCES);
-	expect(c, "deny beneath grant: write refused", &t,
+	expect("deny beneath grant: write refused", &t,
 	       o1(OP_WRITE, "a/secret/s.txt"), EACCES);
-	expect(c, "deny beneath grant: unlink refused", &t,
+	expect("deny beneath grant: unlink refused", &t,
 	       o1(OP_UNLINK, "a/secret/s.txt"), EACCES);
-	expect(c, "grant inside a deny dropped", &t,
+	expect("grant inside a deny dropped", &t,
 	       o1(OP_CREATE, "a/secret/sub/new.txt"), EACCES);
-	expect(c, "deny: sibling readable", &t, o1(OP_READ, "a/other/o.txt"),
+	expect("deny: sibling readable", &t, o1(OP_READ, "a/other/o.txt"),
 	       0);
-	expect(c, "deny: sibling writable", &t,
+	expect("deny: sibling writable", &t,
 	       o1(OP_WRITE, "a/other/o.txt"), 0);
-	expect(c, "deny: adjacent file writable", &t,
+	expect("deny: adjacent file writable", &t,
 	       o1(OP_WRITE, "a/file.txt"), 0);
-	expect(c, "deny: create in a sibling dir", &t,
+	expect("deny: create in a sibling dir", &t,
 	       o1(OP_CREATE, "a/other/new.txt"), 0);
-	expect(c, "deny: grant root still listable", &t, o1(OP_LIST, "a"), 0);
-	expect(c, "deny: new entry beside the deny refused (fail closed)", &t,
+	expect("deny: grant root still listable", &t, o1(OP_LIST, "a"), 0);
+	expect("deny: new entry beside the deny refused (fail closed)", &t,
 	       o1(OP_CREATE, "a/new.txt"), EACCES);
-	expect(c, "deny: renaming the denied dir refused", &t,
+	expect("deny: renaming the denied dir refused", &t,
 	       o2(OP_RENAME, "a/secret", "a/other/moved"), EACCES);
-	expect(c, "deny: renaming the grant root's child dir refused", &t,
+	expect("deny: renaming the grant root's child dir refused", &t,
 	       o2(OP_RENAME, "a/other", "a/secret/new"), EACCES);
-	expect(c, "deny: symlink entry does not grant its target", &t,
+	expect("deny: symlink entry does not grant its target", &t,
 	       o1(OP_READ, "a/lnk/hostname"), EACCES);
 	/* Documented: names inside a denied directory stay listable with
 	 * Landlock alone (READ_DIR above it); the view hides them. */
-	expect(c, "deny: listing inside the deny (documented gap)", &t,
+	expect("deny: listing inside the deny (documented gap)", &t,
 	       o1(OP_LIST, "a/secret"), 0);
 }
 
-static void test_deny_write_exact(test_counts *c)
+static void test_deny_write_exact(void)
 {
 	tpol t;
 
 	tp_init(&t, SANDY_NETWORK_ALLOW_ALL);
 	tp_deny_write(&t, "w/settings.json");
 	tp_grant(&t, "w", SANDY_ACCESS_READ_WRITE, SANDY_SCOPE_SUBTREE);
-	expect(c, "deny_write_exact: write refused", &t,
+	expect("deny_write_exact: write refused", &t,
 	       o1(OP_WRITE, "w/settings.json"), EACCES);
-	expect(c, "deny_write_exact: O_TRUNC refused", &t,
+	expect("deny_write_exact: O_TRUNC refused", &t,
 	       o1(OP_TRUNC, "w/settings.json"), EACCES);
-	expect(c, "deny_write_exact: still readable", &t,
+	expect("deny_write_exact: still readable", &t,
 	       o1(OP_READ, "w/settings.json"), 0);
-	expect(c, "deny_write_exact: unlink refused", &t,
+	expect("deny_write_exact: unlink refused", &t,
 	       o1(OP_UNLINK, "w/settings.json"), EACCES);
-	expect(c, "deny_write_exact: replace by rename refused", &t,
+	expect("deny_write_exact: replace by rename refused", &t,
 	       o2(OP_RENAME, "w/adj.txt", "w/settings.json"), EACCES);
-	expect(c, "deny_write_exact: adjacent file writable", &t,
+	expect("deny_write_exact: adjacent file writable", &t,
 	       o1(OP_WRITE, "w/adj.txt"), 0);
-	expect(c, "deny_write_exact: nested file writable", &t,
+	expect("deny_write_exact: nested file writable", &t,
 	       o1(OP_WRITE, "w/sub/x.txt"), 0);
-	expect(c, "deny_write_exact: create in a sibling dir", &t,
+	expect("deny_write_exact: create in a sibling dir", &t,
 	       o1(OP_CREATE, "w/sub/new.txt"), 0);
-	expect(c, "deny_write_exact: ancestor rename refused", &t,
+	expect("deny_write_exact: ancestor rename refused", &t,
 	       o2(OP_RENAME, "w/sub", "w/sub2"), EACCES);
 }
 
-static void test_exact_dir(test_counts *c)
+static void test_exact_dir(void)
 {
 	tpol t;
 
 	tp_init(&t, SANDY_NETWORK_ALLOW_ALL);
 	tp_grant(&t, "x", SANDY_ACCESS_READ_WRITE, SANDY_SCOPE_EXACT);
-	expect(c, "exact dir: listable", &t, o1(OP_LIST, "x"), 0);
-	expect(c, "exact dir: contents not readable", &t,
+	expect("exact dir: listable", &t, o1(OP_LIST, "x"), 0);
+	expect("exact dir: contents not readable", &t,
 	       o1(OP_READ, "x/inner.txt"), EACCES);
-	expect(c, "exact dir: no entries created", &t,
+	expect("exact dir: no entries created", &t,
 	       o1(OP_MKDIR, "x/new"), EACCES);
 }
 
 /* Measured: execve needs READ_FILE as well as EXECUTE (Landlock checks
  * the read-mode open exec performs), so an execute grant alone does not
  * launch; execute grants still add no reads (see landlock.c). */
-static void test_execute(test_counts *c)
+static void test_execute(void)
 {
 	tpol t, tr, both, dyn, dyn_noread;
 	char *bin = at("bin"), *prog = at("bin/prog");
 
 	tp_init(&t, SANDY_NETWORK_ALLOW_ALL);
 	tp_exec(&t, bin, SANDY_SCOPE_SUBTREE);
-	expect(c, "execute grant alone does not launch (needs read too)", &t,
+	expect("execute grant alone does not launch (needs read too)", &t,
 	       o1(OP_EXEC, "bin/prog"), EACCES);
-	expect(c, "execute grant gives no read", &t, o1(OP_READ, "bin/prog"),
+	expect("execute grant gives no read", &t, o1(OP_READ, "bin/prog"),
 	       EACCES);
 	tp_init(&tr, SANDY_NETWORK_ALLOW_ALL);
 	tp_grant(&tr, "bin", SANDY_ACCESS_READ, SANDY_SCOPE_SUBTREE);
-	expect(c, "read grant gives no execute", &tr, o1(OP_EXEC, "bin/prog"),
+	expect("read grant gives no execute", &tr, o1(OP_EXEC, "bin/prog"),
 	       EACCES);
 	tp_init(&both, SANDY_NETWORK_ALLOW_ALL);
 	tp_grant(&both, "bin", SANDY_ACCESS_READ, SANDY_SCOPE_SUBTREE);
 	tp_exec(&both, prog, SANDY_SCOPE_EXACT);
-	expect(c, "exact execute + read runs a static binary", &both,
+	expect("exact execute + read runs a static binary", &both,
 	       o1(OP_EXEC, "bin/prog"), 0);
 	tp_init(&dyn, SANDY_NETWORK_ALLOW_ALL);
 	tp_exec(&dyn, "/usr", SANDY_SCOPE_SUBTREE);
@@ -548,14 +548,14 @@ static void test_execute(test_counts *c)
 	tp_grant_abs(&dyn, "/etc", SANDY_ACCESS_READ, SANDY_SCOPE_SUBTREE);
 	tp_grant(&dyn, "dyn", SANDY_ACCESS_READ, SANDY_SCOPE_SUBTREE);
 	tp_exec(&dyn, at("dyn"), SANDY_SCOPE_SUBTREE);
-	expect(c, "dynamic binary: execute + read of it and its libraries",
+	expect("dynamic binary: execute + read of it and its libraries",
 	       &dyn, o1(OP_EXEC, "dyn/true"), 0);
 	tp_init(&dyn_noread, SANDY_NETWORK_ALLOW_ALL);
 	tp_exec(&dyn_noread, "/usr", SANDY_SCOPE_SUBTREE);
 	tp_grant(&dyn_noread, "dyn", SANDY_ACCESS_READ, SANDY_SCOPE_SUBTREE);
 	tp_exec(&dyn_noread, at("dyn"), SANDY_SCOPE_SUBTREE);
 	/* The kernel opens ld.so for exec, which needs READ_FILE: EACCES. */
-	expect(c, "dynamic binary: libraries executable but not readable",
+	expect("dynamic binary: libraries executable but not readable",
 	       &dyn_noread, o1(OP_EXEC, "dyn/true"), EACCES);
 }
 
@@ -586,7 +586,7 @@ static int listen_abstract(int id)
 	return fd;
 }
 
-static void test_network_and_scopes(test_counts *c)
+static void test_network_and_scopes(void)
 {
 	tpol blocked, open_net;
 	int port, lfd = listen_tcp(&port);
@@ -596,69 +596,65 @@ static void test_network_and_scopes(test_counts *c)
 
 	tp_init(&blocked, SANDY_NETWORK_BLOCK_ALL);
 	tp_init(&open_net, SANDY_NETWORK_ALLOW_ALL);
-	expect(c, "network blocked: TCP connect to 127.0.0.1 refused",
+	expect("network blocked: TCP connect to 127.0.0.1 refused",
 	       &blocked, conn, EACCES);
-	expect(c, "network blocked: TCP bind refused", &blocked, bind_op,
+	expect("network blocked: TCP bind refused", &blocked, bind_op,
 	       EACCES);
-	expect(c, "network allowed: TCP connect works", &open_net, conn, 0);
-	expect(c, "signal to the parent refused (scoped)", &open_net,
+	expect("network allowed: TCP connect works", &open_net, conn, 0);
+	expect("signal to the parent refused (scoped)", &open_net,
 	       (op){OP_SIGNAL_PARENT, NULL, NULL, 0}, EPERM);
-	expect(c, "abstract UNIX socket outside refused (scoped)", &open_net,
+	expect("abstract UNIX socket outside refused (scoped)", &open_net,
 	       (op){OP_ABSTRACT_CONNECT, NULL, NULL, getpid()}, EPERM);
 	close(lfd);
 	close(afd);
 }
 
-static void test_failures(test_counts *c)
+static void test_failures(void)
 {
 	tpol t;
 
 	tp_init(&t, SANDY_NETWORK_ALLOW_ALL);
 	t.abi = 5;
-	expect_restrict_error(c, "ABI 5 is Unsupported", &t,
+	expect_restrict_error("ABI 5 is Unsupported", &t,
 			      SANDY_ERR_UNSUPPORTED);
 	t.abi = -1;
-	expect_restrict_error(c, "no Landlock is Unsupported", &t,
+	expect_restrict_error("no Landlock is Unsupported", &t,
 			      SANDY_ERR_UNSUPPORTED);
 	tp_init(&t, SANDY_NETWORK_BLOCK_ALL);
 	t.abi = 3;
-	expect_restrict_error(c, "blocked network on ABI 3 is Unsupported", &t,
+	expect_restrict_error("blocked network on ABI 3 is Unsupported", &t,
 			      SANDY_ERR_UNSUPPORTED);
 	tp_init(&t, SANDY_NETWORK_ALLOW_ALL);
 	tp_grant(&t, "big", SANDY_ACCESS_READ_WRITE, SANDY_SCOPE_SUBTREE);
 	tp_deny(&t, "big/secret");
-	expect_restrict_error(c, "sibling expansion past the rule cap is "
+	expect_restrict_error("sibling expansion past the rule cap is "
 				 "InvalidPolicy",
 			      &t, SANDY_ERR_INVALID_POLICY);
 	tp_init(&t, SANDY_NETWORK_ALLOW_ALL);
 	tp_grant(&t, "no-such-dir", SANDY_ACCESS_READ, SANDY_SCOPE_SUBTREE);
-	expect_restrict_error(c, "missing grant path is EnforcementFailed", &t,
+	expect_restrict_error("missing grant path is EnforcementFailed", &t,
 			      SANDY_ERR_ENFORCEMENT_FAILED);
 }
 
 int main(int argc, char **argv)
 {
-	test_counts counts = {0};
 	char cmd[300];
 	int rc;
 
 	if (argc > 1 && strcmp(argv[1], "--exit0") == 0)
 		return 0;
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (sandy_landlock_abi() < 6) {
-		printf("landlock ABI %d < 6: nothing to test\n",
-		       sandy_landlock_abi());
-		return 1;
-	}
+	if (!tap_ok(sandy_landlock_abi() >= 6, "Landlock ABI 6 or newer (%d)",
+		    sandy_landlock_abi()))
+		return tap_done();
 	make_tree();
-	test_read_only(&counts);
-	test_deny_subtree(&counts);
-	test_deny_write_exact(&counts);
-	test_exact_dir(&counts);
-	test_execute(&counts);
-	test_network_and_scopes(&counts);
-	test_failures(&counts);
-	rc = finish("landlock", &counts);
+	test_read_only();
+	test_deny_subtree();
+	test_deny_write_exact();
+	test_exact_dir();
+	test_execute();
+	test_network_and_scopes();
+	test_failures();
+	rc = tap_done();
 	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", base);
 	if (system(cmd) != 0)
 		rc = 1;

@@ -1,4 +1,4 @@
-/* Test builds of the launcher only (scripts/coverage-build.sh links this
+/* Test builds of the launcher only (csrc/Makefile's coverage links this
  * file and wraps the launcher's own calls with ld --wrap): coverage that
  * survives the namespaces, and fault injection. The shipped launcher
  * contains none of it (test/meta/c-coverage.test.js checks its strings).

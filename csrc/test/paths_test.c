@@ -1,11 +1,12 @@
 /* The core's path containment and UTF-8 validation (core/paths.h): the
  * edges where a hand-written copy would go wrong. No kernel involved.
- * Built by scripts/c-tests.sh. */
+ * Built by csrc/Makefile (c-tests). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "../core/paths.h"
+#include "tap.h"
 
 typedef struct within_case {
 	const char *dir, *path;
@@ -95,37 +96,23 @@ static size_t first_bad(const char *s, size_t n)
 
 int main(void)
 {
-	int passed = 0, failed = 0;
-
 	for (size_t i = 0; i < sizeof(within_cases) / sizeof(*within_cases);
 	     i++) {
 		const within_case *c = &within_cases[i];
 		bool got = sandy_path_within(c->dir, c->path);
 
-		if (got == c->want) {
-			passed++;
-			printf("ok   \"%s\" %s \"%s\"\n", c->path,
-			       c->want ? "is within" : "is not within", c->dir);
-		} else {
-			failed++;
-			printf("FAIL \"%s\" within \"%s\": got %d\n", c->path,
-			       c->dir, got);
-		}
+		if (!tap_ok(got == c->want, "\"%s\" %s \"%s\"", c->path,
+			    c->want ? "is within" : "is not within", c->dir))
+			tap_diag("got %d", got);
 	}
 	for (size_t i = 0; i < sizeof(utf8_cases) / sizeof(*utf8_cases); i++) {
 		const utf8_case *c = &utf8_cases[i];
 		bool got = sandy_utf8_valid(c->bytes, c->len);
 		size_t bad = got ? 0 : first_bad(c->bytes, c->len);
 
-		if (got == c->want && bad == c->bad) {
-			passed++;
-			printf("ok   UTF-8: %s\n", c->name);
-		} else {
-			failed++;
-			printf("FAIL UTF-8: %s: valid %d, bad byte at %zu\n",
-			       c->name, got, bad);
-		}
+		if (!tap_ok(got == c->want && bad == c->bad, "UTF-8: %s",
+			    c->name))
+			tap_diag("valid %d, bad byte at %zu", got, bad);
 	}
-	printf("paths: %d passed, %d failed, 0 skipped\n", passed, failed);
-	return failed == 0 ? 0 : 1;
+	return tap_done();
 }

@@ -1,29 +1,23 @@
 /* The plan (csrc/linux/plan.h): every decision the Linux launcher makes
  * from a resolved policy and host facts alone. Resolved policies are built
  * in memory; nothing is opened, no privilege or kernel feature is needed.
- * Built by scripts/c-tests.sh. */
+ * Built by csrc/Makefile (c-tests). */
 #include <stdio.h>
 #include <string.h>
 
 #include "../linux/plan.h"
 #include "../linux/seccomp_build.h"
 #include "../core/protocol.h"
+#include "tap.h"
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 #define RO_ALL (MOUNT_ATTR_NOSUID | MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC | \
 		MOUNT_ATTR_NODEV)
 
-static int passed, failed;
-
 static void report(bool ok, const char *name, const char *why)
 {
-	if (ok) {
-		passed++;
-		printf("ok   %s\n", name);
-	} else {
-		failed++;
-		printf("FAIL %s: %s\n", name, why);
-	}
+	if (!tap_check(ok, name))
+		tap_diag("%s", why);
 }
 
 /* A resolved policy in memory: paths need not exist. */
@@ -515,6 +509,5 @@ int main(void)
 	test_level();
 	test_view_grants();
 	test_view_denies();
-	printf("plan: %d passed, %d failed, 0 skipped\n", passed, failed);
-	return failed == 0 ? 0 : 1;
+	return tap_done();
 }

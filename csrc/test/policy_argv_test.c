@@ -1,10 +1,11 @@
 /* The launcher's argument parser (policy_argv.h): every rejection with its
  * reason, and the acceptances next to them. No kernel involved. Built by
- * scripts/c-tests.sh. */
+ * csrc/Makefile (c-tests). */
 #include <stdio.h>
 #include <string.h>
 
 #include "../core/policy_argv.h"
+#include "tap.h"
 
 #define MAGIC SANDY_ARGV_MAGIC
 #define NONCE "0123456789abcdef"
@@ -51,7 +52,7 @@ static const argv_case cases[] = {
 
 /* The secret variables (secret_env.h): the list's names and suffixes
  * matched, near misses not, the kept ones kept, the rest compacted. */
-static void secret_env(int *passed, int *failed)
+static void secret_env(void)
 {
 	char e0[] = "GITHUB_TOKEN=a", e1[] = "PATH=/bin", e2[] = "npm_config__authToken=b",
 	     e3[] = "KEEP_TOKEN=c", e4[] = "SSH_AUTH_SOCK=/s", e5[] = "TOKEN=d", e6[] = "SSH_AUTH_SOCKET=e";
@@ -80,8 +81,7 @@ static void secret_env(int *passed, int *failed)
 	};
 
 	for (size_t i = 0; i < sizeof(checks) / sizeof(*checks); i++) {
-		printf("%s %s\n", checks[i].ok ? "ok  " : "FAIL", checks[i].what);
-		*(checks[i].ok ? passed : failed) += 1;
+		tap_check(checks[i].ok, checks[i].what);
 	}
 }
 
@@ -142,8 +142,6 @@ static int too_many_pins(void)
 
 int main(void)
 {
-	int passed = 0, failed = 0;
-
 	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
 		const argv_case *k = &cases[c];
 		sandy_launch l;
@@ -161,30 +159,11 @@ int main(void)
 			     strstr(err.message, k->want) != NULL;
 		if (rc == 0)
 			sandy_launch_free(&l);
-		if (ok) {
-			passed++;
-			printf("ok   %s\n", k->name);
-		} else {
-			failed++;
-			printf("FAIL %s: rc %d, reason \"%s\"\n", k->name, rc,
-			       err.message);
-		}
+		if (!tap_check(ok, k->name))
+			tap_diag("rc %d, reason \"%s\"", rc, err.message);
 	}
-	secret_env(&passed, &failed);
-	if (round_trip()) {
-		passed++;
-		printf("ok   the seam's protections round-trip through the words\n");
-	} else {
-		failed++;
-		printf("FAIL the seam's protections round-trip through the words\n");
-	}
-	if (too_many_pins()) {
-		passed++;
-		printf("ok   one pin more than SANDY_PINS_MAX\n");
-	} else {
-		failed++;
-		printf("FAIL one pin more than SANDY_PINS_MAX\n");
-	}
-	printf("policy_argv: %d passed, %d failed, 0 skipped\n", passed, failed);
-	return failed == 0 ? 0 : 1;
+	secret_env();
+	tap_check(round_trip(), "the seam's protections round-trip through the words");
+	tap_check(too_many_pins(), "one pin more than SANDY_PINS_MAX");
+	return tap_done();
 }

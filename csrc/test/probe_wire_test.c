@@ -1,24 +1,12 @@
 /* The launcher's probe report on the wire (probe.h): a report survives the
  * round trip field by field; the decoder refuses every deviation; the
  * judge leaves every Linux backend unusable without the launcher's answer.
- * No kernel involved. Built by scripts/c-tests.sh. */
+ * No kernel involved. Built by csrc/Makefile (c-tests). */
 #include <stdio.h>
 #include <string.h>
 
 #include "../core/probe.h"
-
-static int passed, failed;
-
-static void check(bool ok, const char *what)
-{
-	if (ok) {
-		passed++;
-		printf("ok   %s\n", what);
-	} else {
-		failed++;
-		printf("FAIL %s\n", what);
-	}
-}
+#include "tap.h"
 
 static void sample(sandy_probe_report *r)
 {
@@ -93,14 +81,14 @@ int main(void)
 
 	sample(&r);
 	n = sandy_probe_encode(&r, text, sizeof(text));
-	check(n > 0 && (size_t)n == strlen(text), "the sample encodes");
-	check(sandy_probe_decode(text, &out) == 0 && same_fields(&r, &out) &&
+	tap_check(n > 0 && (size_t)n == strlen(text), "the sample encodes");
+	tap_check(sandy_probe_decode(text, &out) == 0 && same_fields(&r, &out) &&
 		      strcmp(out.platform, "linux") == 0 && !out.launcher_ok,
 	      "it decodes to the same fields, platform linux, not yet judged");
-	check(sandy_probe_encode(&r, small, sizeof(small)) == -1,
+	tap_check(sandy_probe_encode(&r, small, sizeof(small)) == -1,
 	      "a buffer too small is refused, not cut");
 	snprintf(r.bwrap_detail, sizeof(r.bwrap_detail), "a\nb\x01" "c");
-	check(sandy_probe_encode(&r, text, sizeof(text)) > 0 &&
+	tap_check(sandy_probe_encode(&r, text, sizeof(text)) > 0 &&
 		      sandy_probe_decode(text, &out) == 0 &&
 		      strcmp(out.bwrap_detail, "abc") == 0,
 	      "the encoder drops bytes a text may not hold");
@@ -108,16 +96,16 @@ int main(void)
 		char what[128];
 
 		snprintf(what, sizeof(what), "refused: %s", refusals[i].name);
-		check(!decodes_edited(refusals[i].from, refusals[i].to), what);
+		tap_check(!decodes_edited(refusals[i].from, refusals[i].to), what);
 	}
-	check(decodes_edited("landlock_abi=7\n", "landlock_abi=9999\n"),
+	tap_check(decodes_edited("landlock_abi=7\n", "landlock_abi=9999\n"),
 	      "accepted: the largest number");
 
 	sample(&r);
 	snprintf(r.platform, sizeof(r.platform), "linux");
 	snprintf(r.launcher_detail, sizeof(r.launcher_detail), "no launcher");
 	sandy_probe_judge(&r);
-	check(!r.backends[SANDY_BACKEND_SANDY].usable &&
+	tap_check(!r.backends[SANDY_BACKEND_SANDY].usable &&
 		      !r.backends[SANDY_BACKEND_BWRAP].usable &&
 		      !r.backends[SANDY_BACKEND_LANDLOCK].usable &&
 		      strcmp(r.backends[SANDY_BACKEND_BWRAP].reason,
@@ -125,20 +113,19 @@ int main(void)
 	      "without the launcher's answer no Linux backend is usable");
 	r.launcher_ok = true;
 	sandy_probe_judge(&r);
-	check(r.backends[SANDY_BACKEND_SANDY].usable &&
+	tap_check(r.backends[SANDY_BACKEND_SANDY].usable &&
 		      r.backends[SANDY_BACKEND_BWRAP].usable,
 	      "with it the same facts make sandy and bwrap usable");
 	r.pid_namespace = false;
 	snprintf(r.pid_namespace_detail, sizeof(r.pid_namespace_detail),
 		 "masked");
 	sandy_probe_judge(&r);
-	check(!r.backends[SANDY_BACKEND_SANDY].usable &&
+	tap_check(!r.backends[SANDY_BACKEND_SANDY].usable &&
 		      strstr(r.backends[SANDY_BACKEND_SANDY].reason,
 			     "PID namespace with a /proc of its own cannot be "
 			     "made here (masked;") != NULL &&
 		      r.backends[SANDY_BACKEND_BWRAP].usable,
 	      "without a PID namespace of its own sandy is not usable, and "
 	      "says why");
-	printf("probe_wire: %d passed, %d failed, 0 skipped\n", passed, failed);
-	return failed == 0 ? 0 : 1;
+	return tap_done();
 }

@@ -2,7 +2,7 @@
  * starts with "//", though musl's realpath keeps two leading slashes (from
  * the input or a link's target) where glibc's folds them (a deny spelled
  * "//ws/secret" would not be inside the grant "/ws" by string
- * comparison). Built by scripts/c-tests.sh twice: with glibc, and
+ * comparison). Built by csrc/Makefile (c-tests) twice: with glibc, and
  * with musl, as the shipped launcher is; the musl build also checks that
  * its realpath does keep "//", so the fold is really exercised. */
 #include <limits.h>
@@ -15,16 +15,11 @@
 
 #include "../core/policy.h"
 #include "../core/resolve.h"
-
-static int passed, failed;
+#include "tap.h"
 
 static void check(bool ok, const char *what, const char *got)
 {
-	if (ok)
-		passed++;
-	else
-		failed++;
-	printf("%s %s (%s)\n", ok ? "ok  " : "FAIL", what, got ? got : "-");
+	tap_ok(ok, "%s (%s)", what, got ? got : "-");
 }
 
 int main(void)
@@ -86,6 +81,5 @@ int main(void)
 	unlink(f);
 	rmdir(d);
 	rmdir(base);
-	printf("resolve: %d passed, %d failed, 0 skipped\n", passed, failed);
-	return failed == 0 ? 0 : 1;
+	return tap_done();
 }

@@ -3,14 +3,14 @@
  * parentheses, the version and base rule first, no path in the text but
  * the constant devices, every (param "NAME") given by a -D word and every
  * -D word used), hostile paths that change nothing but their own -D word,
- * and the argv's shape. Built by scripts/c-tests.sh; run with the golden
+ * and the argv's shape. Built by csrc/Makefile (c-tests); run with the golden
  * directory as its argument. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
+#include "tap.h"
 #include "../backends/seatbelt.h"
 #include "../core/policy_argv.h"
 #include "../core/probe.h"
@@ -185,15 +185,15 @@ static void protections(void)
 	const char *dir = strstr(p, "(subpath (param \"PROTECTED_2\"))");
 	const char *last = strstr(p, LAST);
 
-	check(w != NULL && balanced(p) && only_constant_strings(p) &&
+	tap_check(w != NULL && balanced(p) && only_constant_strings(p) &&
 		      params_match(p, w, n),
 	      "protections: balanced, no spliced path, every parameter given");
-	check(allow != NULL && deny0 > allow && sock > deny0 && dir > sock &&
+	tap_check(allow != NULL && deny0 > allow && sock > deny0 && dir > sock &&
 		      last > dir,
 	      "protections: each deny after the allows, before the terminal rule");
-	check(w != NULL && index_of(w, n, "PROTECTED_0=/Users/a\"))(allow file-read* (subpath \"/\"") < n,
+	tap_check(w != NULL && index_of(w, n, "PROTECTED_0=/Users/a\"))(allow file-read* (subpath \"/\"") < n,
 	      "protections: a hostile path only in its -D word");
-	check(w != NULL && strstr(w[n - 2], "case $n in GH_TOKEN) ;; SSH_AUTH_SOCK|") != NULL &&
+	tap_check(w != NULL && strstr(w[n - 2], "case $n in GH_TOKEN) ;; SSH_AUTH_SOCK|") != NULL &&
 		      strstr(w[n - 2], "*_[Tt][Oo][Kk][Ee][Nn]|") != NULL,
 	      "protections: the shim keeps GH_TOKEN, unsets the list's names and suffixes");
 	sandy_argv_free(w);
@@ -226,17 +226,17 @@ static void protected_writes(const char *golden)
 	const char *config = strstr(p, "(literal (param \"KEPT_1\"))");
 	const char *above = strstr(p, "(deny file-write-unlink file-write-create\n  (literal (param \"KEPT_2\"))");
 
-	check(want != NULL && strcmp(p, want) == 0,
+	tap_check(want != NULL && strcmp(p, want) == 0,
 	      "protected writes: the golden profile");
-	check(w != NULL && balanced(p) && only_constant_strings(p) &&
+	tap_check(w != NULL && balanced(p) && only_constant_strings(p) &&
 		      params_match(p, w, n),
 	      "protected writes: balanced, no spliced path, every parameter given");
-	check(allow != NULL && hooks > allow && config > hooks &&
+	tap_check(allow != NULL && hooks > allow && config > hooks &&
 		      above > config && strstr(p, LAST) > above,
 	      "protected writes: each after the allows, before the terminal rule");
-	check(w != NULL && index_of(w, n, "KEPT_1=/Users/a/p/.git/config\"))(allow file-write* (subpath \"/\"") < n,
+	tap_check(w != NULL && index_of(w, n, "KEPT_1=/Users/a/p/.git/config\"))(allow file-write* (subpath \"/\"") < n,
 	      "protected writes: a hostile path only in its -D word");
-	check(none == NULL, "protected writes: read-only takes none");
+	tap_check(none == NULL, "protected writes: read-only takes none");
 	sandy_argv_free(w);
 }
 
@@ -258,27 +258,27 @@ int main(int argc, char **argv)
 		char what[128];
 
 		snprintf(what, sizeof(what), "%s: the golden profile", files[m]);
-		check(profile != NULL && want != NULL && strcmp(profile, want) == 0,
+		tap_check(profile != NULL && want != NULL && strcmp(profile, want) == 0,
 		      what);
 		snprintf(what, sizeof(what), "%s: balanced parentheses", files[m]);
-		check(profile != NULL && balanced(profile), what);
+		tap_check(profile != NULL && balanced(profile), what);
 		snprintf(what, sizeof(what),
 			 "%s: the version, then the base rule, first", files[m]);
-		check(profile != NULL && strncmp(profile, FIRST, strlen(FIRST)) == 0,
+		tap_check(profile != NULL && strncmp(profile, FIRST, strlen(FIRST)) == 0,
 		      what);
 		snprintf(what, sizeof(what),
 			 "%s: no string but the constant devices, services and parameter names", files[m]);
-		check(profile != NULL && only_constant_strings(profile), what);
+		tap_check(profile != NULL && only_constant_strings(profile), what);
 		snprintf(what, sizeof(what),
 			 "%s: the terminal rule last (no later allow reopens TIOCSTI)",
 			 files[m]);
-		check(profile != NULL && strlen(profile) > strlen(LAST) &&
+		tap_check(profile != NULL && strlen(profile) > strlen(LAST) &&
 			      strcmp(profile + strlen(profile) - strlen(LAST), LAST) == 0,
 		      what);
 	}
-	check(!balanced("(a (b)") && !balanced("(a))(") && !balanced("(\")\""),
+	tap_check(!balanced("(a (b)") && !balanced("(a))(") && !balanced("(\")\""),
 	      "control: the balance check sees a broken profile");
-	check(!only_constant_strings("(subpath \"/Users\")"),
+	tap_check(!only_constant_strings("(subpath \"/Users\")"),
 	      "control: the string check sees a spliced path");
 
 	/* read-only: no parameter, the shim starts the command */
@@ -288,14 +288,14 @@ int main(int argc, char **argv)
 		char **w = sandy_seatbelt_argv(&c, &n);
 		size_t sep = w ? index_of(w, n, "--") : 0;
 
-		check(w != NULL && n == 8 && strcmp(w[0], SANDY_SANDBOX_EXEC) == 0 &&
+		tap_check(w != NULL && n == 8 && strcmp(w[0], SANDY_SANDBOX_EXEC) == 0 &&
 			      strcmp(w[1], "-p") == 0 &&
 			      strcmp(w[2], sandy_seatbelt_profile(SANDY_MODE_READ_ONLY)) == 0 &&
 			      sep == 3 && strcmp(w[4], "/bin/sh") == 0 &&
 			      strcmp(w[5], "-c") == 0 &&
 			      ends_with(w[6], "; exec \"$@\""),
 		      "read-only: sandbox-exec -p PROFILE -- /bin/sh -c '...; exec \"$@\"' ARG0");
-		check(w != NULL && params_match(w[2], w, n),
+		tap_check(w != NULL && params_match(w[2], w, n),
 		      "read-only: no -D word, no parameter");
 		sandy_argv_free(w);
 	}
@@ -313,7 +313,7 @@ int main(int argc, char **argv)
 		snprintf(what, sizeof(what),
 			 "workspace-write, hostile root #%zu: the profile text unchanged, the path only in its -D word",
 			 h);
-		check(w != NULL && n == 12 &&
+		tap_check(w != NULL && n == 12 &&
 			      strcmp(w[2], sandy_seatbelt_profile(SANDY_MODE_WORKSPACE_WRITE)) == 0 &&
 			      strcmp(w[3], "-D") == 0 && strcmp(w[4], root_def) == 0 &&
 			      strcmp(w[5], "-D") == 0 &&
@@ -325,14 +325,14 @@ int main(int argc, char **argv)
 		snprintf(what, sizeof(what),
 			 "workspace-write, hostile root #%zu: every parameter given, every -D word used",
 			 h);
-		check(w != NULL && params_match(w[2], w, n), what);
+		tap_check(w != NULL && params_match(w[2], w, n), what);
 		sandy_argv_free(w);
 	}
 	{
 		size_t n = 0;
 		char *given[] = {"-D", "EXTRA=/x", NULL};
 
-		check(!params_match("(version 1)", given, 2),
+		tap_check(!params_match("(version 1)", given, 2),
 		      "control: the parameter check sees an unused -D word");
 		sandy_seatbelt_call no_temp = {SANDY_MODE_WORKSPACE_WRITE, "/ws",
 					       NULL, NULL, 0, NULL, 0, NULL, 0};
@@ -343,12 +343,12 @@ int main(int argc, char **argv)
 		sandy_seatbelt_call bad_keep = {SANDY_MODE_READ_ONLY, NULL, NULL,
 						NULL, 0, bad_name, 1, NULL, 0};
 
-		check(sandy_seatbelt_argv(&no_temp, &n) == NULL &&
+		tap_check(sandy_seatbelt_argv(&no_temp, &n) == NULL &&
 			      sandy_seatbelt_argv(&no_root, &n) == NULL &&
 			      sandy_seatbelt_argv(&no_mode, &n) == NULL &&
 			      sandy_seatbelt_profile(SANDY_MODE_NONE) == NULL,
 		      "workspace-write without both paths, or no mode: NULL");
-		check(sandy_seatbelt_argv(&bad_keep, &n) == NULL,
+		tap_check(sandy_seatbelt_argv(&bad_keep, &n) == NULL,
 		      "a kept name that is not a variable name: NULL (it would reach the shim's text)");
 	}
 	protections();
@@ -364,21 +364,21 @@ int main(int argc, char **argv)
 		strcpy(r.sandbox_exec_detail,
 		       "/usr/bin/sandbox-exec let a write outside the workspace land");
 		sandy_probe_judge(&r);
-		check(!v->usable && v->enforcement[0] == '\0' &&
+		tap_check(!v->usable && v->enforcement[0] == '\0' &&
 			      strcmp(v->reason, r.sandbox_exec_detail) == 0,
 		      "judge: a probe write that did not hold leaves seatbelt unusable, saying which");
 		r.sandbox_exec_detail[0] = '\0';
 		sandy_probe_judge(&r);
-		check(!v->usable && strstr(v->reason, "not tried") != NULL,
+		tap_check(!v->usable && strstr(v->reason, "not tried") != NULL,
 		      "judge: no measurement, no use");
 		r.sandbox_exec = true;
 		sandy_probe_judge(&r);
-		check(v->usable && strcmp(v->enforcement, "partial") == 0,
+		tap_check(v->usable && strcmp(v->enforcement, "partial") == 0,
 		      "judge: the writes held: usable, partial (services reachable)");
 		strcpy(r.platform, "linux");
 		sandy_probe_judge(&r);
-		check(!v->usable && strstr(v->reason, "macOS only") != NULL,
+		tap_check(!v->usable && strstr(v->reason, "macOS only") != NULL,
 		      "judge: never elsewhere, whatever the facts say");
 	}
-	return check_summary("seatbelt");
+	return tap_done();
 }

@@ -20,7 +20,7 @@ const { users, backendsFor, confineAs } = require('../helpers/sandbox.js')
 const glibcDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-exec-glibc-'))
 fs.chmodSync(glibcDir, 0o755)
 t.teardown(() => fs.rmSync(glibcDir, { recursive: true, force: true }))
-const glibcBuild = spawnSync(process.execPath, [path.join(__dirname, '..', '..', 'scripts', 'build-launcher.js'), '--libc=host', `--out=${glibcDir}`], { encoding: 'utf8' })
+const glibcBuild = spawnSync('make', ['-s', '-C', path.join(__dirname, '..', '..', 'csrc'), 'launcher', 'LIBC=host', `O=${glibcDir}`], { encoding: 'utf8' })
 const launchers = [['shipped', null], ['static glibc', path.join(glibcDir, 'sandy-launcher')]]
 
 const base = fs.mkdtempSync('/var/tmp/sandy-exec-')

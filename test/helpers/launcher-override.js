@@ -1,6 +1,6 @@
 'use strict'
 // Preloaded (node -r) into a test process when SANDY_TEST_LAUNCHER names a
-// test build of the launcher (scripts/layer-builds.sh): every confined argv
+// test build of the launcher (csrc/Makefile's layers): every confined argv
 // the package produces, through confinePolicy, a provider (both Linux
 // backends: bubblewrap's starts with the launcher as its guard) or the CLI,
 // then starts that build instead of the verified copy. The words after it

@@ -1,6 +1,6 @@
 'use strict'
 // The launcher's C, measured (issue 11). Its coverage build
-// (scripts/coverage-build.sh, csrc/test/launcher_hooks.c) runs the whole
+// (csrc/Makefile's coverage, csrc/test/launcher_hooks.c) runs the whole
 // confinement suite, then walks fault injection through every call its
 // code makes in a set of scenarios, as root and as uid 65534: the Nth
 // call fails, for every N. Whatever fails, the run must end as a runner
@@ -201,7 +201,7 @@ t.test('the launcher\'s C: coverage, fault injection, failure sites', { skip: RO
   fs.chmodSync(build, 0o755)
   fs.chmodSync(covDir, 0o1777)
   t.teardown(() => fs.rmSync(build, { recursive: true, force: true }))
-  execFileSync('bash', [path.join(__dirname, '..', '..', 'scripts', 'coverage-build.sh'), build], { stdio: ['ignore', 'ignore', 'inherit'] })
+  execFileSync('make', ['-s', '--no-print-directory', '-C', path.join(__dirname, '..', '..', 'csrc'), '-j2', 'coverage', `O=${build}`], { stdio: ['ignore', 'ignore', 'inherit'] })
   const launcher = path.join(build, 'sandy-launcher-coverage')
 
   let started = Date.now()

@@ -2,7 +2,7 @@
 // Every layer proven on its own (issue 11). The confinement suite (the
 // escape files and the hardening tests, the CLI's `sandy run` included)
 // runs against a launcher build for every set of layers
-// (scripts/layer-builds.sh: none, each alone, each pair, all three), and
+// (csrc/Makefile's layers: none, each alone, each pair, all three), and
 // every case's outcome is compared with test/layer-table.json, which says
 // which layers stop it. A case that a build's layers must stop but that
 // gets through fails, and so does any drift between the table and what
@@ -23,6 +23,7 @@ const { UNCOVERED } = require('../../scripts/test-verdict.js')
 // more than the runner's default per-file time)
 t.setTimeout(1800000)
 const table = require('../layer-table.json')
+const MAKE = ['-s', '--no-print-directory', '-C', path.join(__dirname, '..', '..', 'csrc')]
 const ROOT_ONLY = process.getuid() !== 0 && `${UNCOVERED} the per-layer comparison: its table holds the cases of root and uid 65534, so it runs as root`
 
 // The comparison of one build's outcomes with the table: cases that got
@@ -52,7 +53,7 @@ t.test('each set of layers stops exactly what the table says', { skip: ROOT_ONLY
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-layers-'))
   fs.chmodSync(out, 0o755)
   t.teardown(() => fs.rmSync(out, { recursive: true, force: true }))
-  execFileSync('bash', [path.join(__dirname, '..', '..', 'scripts', 'layer-builds.sh'), out], { stdio: ['ignore', 'ignore', 'inherit'] })
+  execFileSync('make', [...MAKE, '-j2', 'layers', `O=${out}`, `LAYERS=${BUILDS.join(' ')}`], { stdio: ['ignore', 'ignore', 'inherit'] })
   const deny = Object.entries(table.cases).filter(([, e]) => !(e.length === 1 && e[0].length === 0)).map(([n]) => n)
   t.ok(deny.length > 100, `${deny.length} of ${Object.keys(table.cases).length} cases are stopped by some layer`)
   for (const build of BUILDS) {
@@ -82,9 +83,9 @@ t.test('the comparison notices one seccomp rule removed', { skip: ROOT_ONLY }, a
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-layers-meta-'))
   fs.chmodSync(out, 0o755)
   t.teardown(() => fs.rmSync(out, { recursive: true, force: true }))
-  execFileSync('bash', [path.join(__dirname, '..', '..', 'scripts', 'layer-builds.sh'), out,
-    '-DSANDY_SECCOMP_RUNTIME_BUILD', '-DSANDY_TEST_DROP_RULE="unshare"'],
-  { stdio: ['ignore', 'ignore', 'inherit'], env: { ...process.env, LAYER_BUILDS: build } })
+  execFileSync('make', [...MAKE, 'layers', `O=${out}`, `LAYERS=${build}`,
+    'EXTRA_CFLAGS=-DSANDY_SECCOMP_RUNTIME_BUILD \'-DSANDY_TEST_DROP_RULE="unshare"\''],
+  { stdio: ['ignore', 'ignore', 'inherit'] })
   const file = 'escape-proc.test.js'
   const outcomes = await runSuite(path.join(out, `sandy-launcher-${build}`), [file])
   const names = Object.keys(table.cases).filter((n) => n.startsWith(`${file} › `))

@@ -80,18 +80,19 @@ t.test('a build that cannot start names what to install', async (t) => {
 t.test('a launcher build that fails names what to install, and leaves nothing', async (t) => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-launcher-out-'))
   t.teardown(() => fs.rmSync(out, { recursive: true, force: true }))
-  const build = (extra, args) => spawnSync(process.execPath, [path.join(root, 'scripts', 'build-launcher.js'), `--out=${out}`, ...args],
-    { encoding: 'utf8', env: { ...env, ...extra } })
+  const build = (args) => spawnSync('make', ['-s', '--no-print-directory', '-C', path.join(root, 'csrc'), 'launcher', `O=${out}`, ...args],
+    { encoding: 'utf8', env })
   // a compiler that fails, as one would without a static libc
-  const r = build({ CC: '/bin/false' }, ['--libc=host'])
-  t.equal(r.status, 1)
+  const r = build(['LIBC=host', 'CC=/bin/false'])
+  t.equal(r.status, 2)
   t.match(r.stderr, /links statically: install musl-tools \(Debian, Ubuntu\), or your libc's static archive/)
   t.same(fs.readdirSync(out), [], 'no launcher and no digest written')
-  t.match(build({}, ['--arch=s390x']).stderr, /no launcher build for s390x/, 'an architecture it does not build')
-  t.match(build({}, ['--sanitize', '--libc=musl']).stderr, /the sanitizer build uses the host toolchain/)
-  t.match(build({}, ['--bogus']).stderr, /unknown argument --bogus/)
-  // control: the same script builds the launcher
-  const ok = build({}, [])
+  t.match(build(['ARCH=s390x']).stderr, /no launcher build for s390x/, 'an architecture it does not build')
+  t.match(build(['VARIANT=sanitize', 'LIBC=musl']).stderr, /the sanitizer build uses the host toolchain/)
+  t.match(build(['VARIANT=bogus']).stderr, /VARIANT is release, debug or sanitize, not bogus/)
+  t.same(fs.readdirSync(out), [], 'still nothing written')
+  // control: the same target builds the launcher
+  const ok = build([])
   t.equal(ok.status, 0, ok.stderr)
   t.same(fs.readdirSync(out).sort(), ['sandy-launcher', 'sandy-launcher.sha256'])
 })
