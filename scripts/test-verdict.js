@@ -1,6 +1,6 @@
 'use strict'
 // Judges one run of the suite from what its stages reported (see
-// scripts/tap-count.js for the counts of one stage). Pure: scripts/test.js
+// scripts/tap-results.js for the counts of one stage). Pure: scripts/test.js
 // feeds it, test/meta/strict.test.js proves each rule with real tap runs.
 //
 // The closing line is "N passed, N failed, N skipped" (todos are counted

@@ -14,13 +14,12 @@
 // "N passed, N failed, N skipped" computed from the real results
 // (scripts/test-verdict.js says how strict mode judges them).
 const fs = require('node:fs')
-const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { judge } = require('./test-verdict.js')
+const { runTap: runTapOnce } = require('./tap-results.js')
 
 const root = path.resolve(__dirname, '..')
-const tap = path.join(root, 'node_modules', '.bin', 'tap')
 const strict = process.argv.slice(2).includes('--strict')
 const unknown = process.argv.slice(2).filter((a) => a !== '--strict')
 if (unknown.length > 0) {
@@ -29,19 +28,12 @@ if (unknown.length > 0) {
 }
 
 function runTap (cwd, env, extraArgs = []) {
-  const countFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-count-')), 'counts.json')
-  const r = spawnSync(tap, ['--reporter', path.join(__dirname, 'tap-count.js'), ...extraArgs], {
-    cwd,
-    stdio: 'inherit',
-    env: { ...process.env, ...env, SANDY_TAP_COUNT_FILE: countFile }
-  })
-  let counts = { pass: 0, fail: 1 }
-  try {
-    counts = JSON.parse(fs.readFileSync(countFile, 'utf8'))
-  } catch {
+  const r = runTapOnce(cwd, { ...process.env, ...env }, extraArgs)
+  let counts = r.counts
+  if (counts === null) {
     console.log('# no results were reported')
+    counts = { pass: 0, fail: 1 }
   }
-  fs.rmSync(path.dirname(countFile), { recursive: true, force: true })
   // A non-zero exit with no failed assertion (coverage below 100%, a crashed
   // file) is still a failure.
   if (r.status !== 0 && counts.fail === 0) {

@@ -1,6 +1,6 @@
 'use strict'
 // The test net itself: real tap runs of small fixture files
-// (test/strict-fixtures/), counted by the suite's own reporter and judged
+// (test/strict-fixtures/), counted as the suite's runs are and judged
 // by the suite's own verdict, must fail strict mode for an empty file, a
 // file whose tests all skip, a todo, an unlisted skip, a switched-off
 // stage and a non-root run, and must pass it for a recorded, allowlisted
@@ -9,8 +9,8 @@ const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { spawnSync } = require('node:child_process')
 const { judge, UNCOVERED } = require('../../scripts/test-verdict.js')
+const { runTap } = require('../../scripts/tap-results.js')
 const { plainNodeEnv } = require('../helpers/sandbox.js')
 const allowlist = require('../allowed-skips.js')
 
@@ -18,19 +18,18 @@ const root = path.join(__dirname, '..', '..')
 const FIXTURES = path.join(__dirname, '..', 'strict-fixtures')
 
 // One tap run of the named fixtures, from a scratch project (so this run's
-// .tap/ data stays apart from the outer run's), with the suite's reporter.
+// .tap/ data stays apart from the outer run's), counted as the suite's
+// runs are (scripts/tap-results.js: tap's JSON report of the run).
 function tapRun (t, names, status = 0) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-strict-'))
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'))
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'scratch', tap: { plugin: ['!@tapjs/typescript'] } }))
-  const countFile = path.join(dir, 'counts.json')
-  const r = spawnSync(path.join(root, 'node_modules', '.bin', 'tap'),
-    ['--disable-coverage', '--reporter', path.join(root, 'scripts', 'tap-count.js'), ...names.map((n) => path.join(FIXTURES, `${n}.js`))],
-    { cwd: dir, env: plainNodeEnv({ SANDY_TAP_COUNT_FILE: countFile }), encoding: 'utf8' })
-  t.equal(r.status, status, `tap itself exits ${status} on the fixtures ${names.join(', ')} (${(r.stderr || '').slice(0, 300)})`)
+  const r = runTap(dir, plainNodeEnv(), ['--disable-coverage', ...names.map((n) => path.join(FIXTURES, `${n}.js`))], { stdio: 'ignore' })
+  t.equal(r.status, status, `tap itself exits ${status} on the fixtures ${names.join(', ')}`)
+  t.not(r.counts, null, 'tap reported the run')
   // (tap names each file relative to the directory it ran in)
-  return { ...JSON.parse(fs.readFileSync(countFile, 'utf8')), cwd: dir }
+  return { ...r.counts, cwd: dir }
 }
 
 const verdicts = (counts, extra = {}) => [true, false].map((strict) =>
