@@ -1,7 +1,8 @@
 'use strict'
 // Path containment, the JavaScript side's one copy (the C side's is
-// sandy_path_within, csrc/core/paths.c, with the same answers), and the
-// working directory as the kernel has it.
+// sandy_path_within, csrc/core/paths.c: both answer the rows of
+// test/fixtures/containment-cases.json, which says where their contracts
+// part), and the working directory as the kernel has it.
 const fs = require('node:fs')
 const path = require('node:path')
 

@@ -1,6 +1,7 @@
 /* The core's path containment and UTF-8 validation (core/paths.h): the
  * edges where a hand-written copy would go wrong. No kernel involved.
- * Built by csrc/Makefile (c-tests). */
+ * Built by csrc/Makefile (c-tests); run with the containment table's path
+ * (default: test/fixtures/containment-cases.json, from the package root). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,32 +9,71 @@
 #include "../core/paths.h"
 #include "tap.h"
 
-typedef struct within_case {
-	const char *dir, *path;
-	bool want;
-} within_case;
+#include "cJSON.h" /* deps/cjson: scripts/fetch-cjson.sh */
 
-static const within_case within_cases[] = {
-	{"/a", "/a", true},
-	{"/a", "/a/b", true},
-	{"/a", "/a/b/c", true},
-	{"/a", "/ab", false},
-	{"/a", "/ab/c", false},
-	{"/a/b", "/a", false},
-	{"/a", "/b", false},
-	{"/a", "/", false},
-	{"/", "/", true},
-	{"/", "/a", true},
-	{"/", "/a/b", true},
-	{"/a/b", "/a/b/", true}, /* (not canonical: a trailing slash) */
-	{"/a/b", "/a/bc", false},
-	{"/a/", "/a/b", false}, /* a dir with a trailing slash is not canonical */
-	{"/tmp", "/tmp/x", true},
-	{"/dev", "/device", false},
-	{"/proc", "/proc", true},
-	{"", "/a", false}, /* no directory holds nothing */
-	{"", "", false},
-};
+/* The whole of file, or NULL (unreadable, or larger than the buffer). */
+static char *slurp(const char *file)
+{
+	static char buf[1 << 16];
+	FILE *f = fopen(file, "rb");
+	size_t n;
+
+	if (f == NULL)
+		return NULL;
+	n = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	if (n == sizeof(buf))
+		return NULL;
+	buf[n] = '\0';
+	return buf;
+}
+
+static const char *text_of(const cJSON *row, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(row, key);
+
+	return cJSON_IsString(v) ? v->valuestring : NULL;
+}
+
+/* One row: false when it is malformed (then checked as a failure). */
+static bool within_row(const cJSON *row)
+{
+	const char *dir = text_of(row, "dir"), *path = text_of(row, "path");
+	const cJSON *want = cJSON_GetObjectItemCaseSensitive(row, "c");
+	bool got;
+
+	if (want == NULL)
+		want = cJSON_GetObjectItemCaseSensitive(row, "within");
+	if (dir == NULL || path == NULL || !cJSON_IsBool(want))
+		return false;
+	got = sandy_path_within(dir, path);
+	if (!tap_ok(got == cJSON_IsTrue(want), "\"%s\" %s \"%s\"", path,
+		    cJSON_IsTrue(want) ? "is within" : "is not within", dir))
+		tap_diag("got %d", got);
+	return true;
+}
+
+/* The containment rows live in test/fixtures/containment-cases.json, which
+ * test/unit/containment-table.test.js asks of lib/paths.js's isWithin:
+ * one table for both copies. A row's C answer is its "c" where it has one
+ * (text that is not canonical, outside paths.h's contract), else its
+ * "within"; a table that cannot be read, or has no rows, fails. */
+static void within_table(const char *file)
+{
+	char *text = slurp(file);
+	cJSON *doc = text ? cJSON_Parse(text) : NULL;
+	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(doc, "cases");
+	const cJSON *row;
+	int n = 0;
+
+	cJSON_ArrayForEach(row, rows) {
+		n++;
+		if (!within_row(row))
+			tap_ok(false, "%s: row %d is well formed", file, n);
+	}
+	tap_ok(n > 0, "%s: containment rows read (%d)", file, n);
+	cJSON_Delete(doc);
+}
 
 typedef struct utf8_case {
 	const char *name;
@@ -94,17 +134,11 @@ static size_t first_bad(const char *s, size_t n)
 	return bad;
 }
 
-int main(void)
+int main(int argc, char **argv)
 {
-	for (size_t i = 0; i < sizeof(within_cases) / sizeof(*within_cases);
-	     i++) {
-		const within_case *c = &within_cases[i];
-		bool got = sandy_path_within(c->dir, c->path);
-
-		if (!tap_ok(got == c->want, "\"%s\" %s \"%s\"", c->path,
-			    c->want ? "is within" : "is not within", c->dir))
-			tap_diag("got %d", got);
-	}
+	const char *table = argc > 1 ? argv[1]
+				     : "test/fixtures/containment-cases.json";
+	within_table(table);
 	for (size_t i = 0; i < sizeof(utf8_cases) / sizeof(*utf8_cases); i++) {
 		const utf8_case *c = &utf8_cases[i];
 		bool got = sandy_utf8_valid(c->bytes, c->len);

@@ -44,7 +44,7 @@ t.test('Landlock and seccomp C tests', async (t) => {
   t.equal(built.code, 0, built.output.slice(-3000))
   const programs = (await make(['print-C_TESTS'])).output.trim().split(/\s+/)
   t.ok(programs.length >= 13, `${programs.length} programs`)
-  const args = { seatbelt_test: [path.join(root, 'csrc', 'test', 'golden')] }
+  const args = { seatbelt_test: [path.join(root, 'csrc', 'test', 'golden')], paths_test: [path.join(root, 'test', 'fixtures', 'containment-cases.json')] }
   const env = { PATH: process.env.PATH }
   for (const name of programs) await t.spawn(path.join(out, name), args[name] || [], { cwd: root, env }, name)
   if (process.getuid() !== 0) return
