@@ -116,10 +116,22 @@ int sandy_open_copy_dir(const char *dir, uid_t uid);
 int sandy_refuse_writable_over(const char *grant, const char *dir, uid_t uid,
 			       sandy_error *err);
 /* self.c: refuses (-1, InvalidPolicy) a writable grant that is the parent
- * of any candidate copy directory of uid (copy_dirs.h), made or not, or a
- * directory above that parent, by device and inode along the parent's ".."
- * chain; PreparationFailed when that chain cannot be walked. */
+ * of the copy directory dir, made or not (its nearest ancestor that exists
+ * when the parent does not), or a directory above that parent, by device
+ * and inode along the parent's ".." chain; PreparationFailed when that
+ * chain cannot be walked. */
+int sandy_refuse_parent_of(const char *grant, const char *dir,
+			   sandy_error *err);
+/* self.c: the same for every candidate copy directory of uid
+ * (copy_dirs.h). */
 int sandy_refuse_copy_parents(const char *grant, uid_t uid, sandy_error *err);
+/* self.c: one protected directory of uid, given as an open descriptor
+ * (consumed). Landlock-only level: refused (-1, InvalidPolicy) when a
+ * read_write grant of r is dir or a directory above it. Full level:
+ * refused where sandy_refuse_writable_over refuses a read_write grant of
+ * r, else it joins r as a deny_write_exact. */
+int sandy_protect_dir(sandy_resolved *r, sandy_apply_level level,
+		      const char *dir, int fd, uid_t uid, sandy_error *err);
 
 /* processes.c: the launcher's processes (its opening comment says which
  * and why). Each split forks; the process that supervises never returns,

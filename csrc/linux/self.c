@@ -256,35 +256,40 @@ static int parent_chain_holds(const char *dir, const struct stat *g)
 	return walk_up(fd, same_hit, g);
 }
 
+int sandy_refuse_parent_of(const char *grant, const char *dir,
+			   sandy_error *err)
+{
+	struct stat g;
+	int held;
+
+	if (sandy_stat(AT_FDCWD, grant, 0, &g) != 0)
+		return 0; /* nothing writable there to check */
+	held = parent_chain_holds(dir, &g);
+	if (held < 0)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "self: cannot walk above a launcher copy "
+				  "directory");
+	if (held > 0)
+		return sandy_fail(err, SANDY_ERR_INVALID_POLICY,
+				  "a writable grant holds the parent of a "
+				  "launcher copy directory");
+	return 0;
+}
+
 int sandy_refuse_copy_parents(const char *grant, uid_t uid, sandy_error *err)
 {
 	char copies[SANDY_COPY_DIRS_MAX][SANDY_COPY_DIR_BYTES];
 	size_t n = sandy_copy_dirs(uid, copies);
-	struct stat g;
 
-	if (sandy_stat(AT_FDCWD, grant, 0, &g) != 0)
-		return 0; /* nothing writable there to check */
-	for (size_t i = 0; i < n; i++) {
-		int held = parent_chain_holds(copies[i], &g);
-
-		if (held < 0)
-			return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-					  "self: cannot walk above a launcher "
-					  "copy directory");
-		if (held > 0)
-			return sandy_fail(err, SANDY_ERR_INVALID_POLICY,
-					  "a writable grant holds the parent "
-					  "of a launcher copy directory");
-	}
+	for (size_t i = 0; i < n; i++)
+		if (sandy_refuse_parent_of(grant, copies[i], err) != 0)
+			return -1;
 	return 0;
 }
 
-/* One protected directory, given as an open descriptor (consumed). */
-static int protect_dir(sandy_resolved *r, sandy_apply_level level,
-		       const char *dir, int fd, sandy_error *err)
+int sandy_protect_dir(sandy_resolved *r, sandy_apply_level level,
+		      const char *dir, int fd, uid_t uid, sandy_error *err)
 {
-	uid_t uid = getuid();
-
 	if (level == SANDY_APPLY_LANDLOCK_ONLY)
 		return refuse_writable_ancestors(r, fd, err);
 	close(fd);
@@ -322,7 +327,7 @@ int sandy_protect_self(sandy_resolved *r, sandy_apply_level level,
 	size_t n = sandy_copy_dirs(uid, copies);
 	int fd = self_dir(dir, err);
 
-	if (fd < 0 || protect_dir(r, level, dir, fd, err) != 0)
+	if (fd < 0 || sandy_protect_dir(r, level, dir, fd, uid, err) != 0)
 		return -1;
 	for (size_t i = 0; i < r->n_grants; i++)
 		if (r->grants[i].access == SANDY_ACCESS_READ_WRITE &&
@@ -330,7 +335,8 @@ int sandy_protect_self(sandy_resolved *r, sandy_apply_level level,
 			return -1;
 	for (size_t i = 0; i < n; i++) {
 		fd = sandy_open_copy_dir(copies[i], uid);
-		if (fd >= 0 && protect_dir(r, level, copies[i], fd, err) != 0)
+		if (fd >= 0 &&
+		    sandy_protect_dir(r, level, copies[i], fd, uid, err) != 0)
 			return -1;
 	}
 	return 0;
