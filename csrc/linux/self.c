@@ -181,21 +181,29 @@ static bool writable_root_hit(const struct stat *st, const void *r)
 	return is_writable_root(r, st);
 }
 
+/* A walk's answer (walk_up's) as a refusal: PreparationFailed with
+ * unwalked when the walk failed, InvalidPolicy with met when it met what
+ * it looked for. */
+static int refuse_walk(int held, const char *unwalked, const char *met,
+		       sandy_error *err)
+{
+	if (held < 0)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED, "%s",
+				  unwalked);
+	if (held > 0)
+		return sandy_fail(err, SANDY_ERR_INVALID_POLICY, "%s", met);
+	return 0;
+}
+
 /* From fd (consumed) up to the root: no directory may be a writable root. */
 static int refuse_writable_ancestors(const sandy_resolved *r, int fd,
 				     sandy_error *err)
 {
-	int held = walk_up(fd, writable_root_hit, r);
-
-	if (held < 0)
-		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-				  "self: cannot walk above the launcher's "
-				  "directory");
-	if (held > 0)
-		return sandy_fail(err, SANDY_ERR_INVALID_POLICY,
-				  "the policy lets the command write the "
-				  "launcher itself");
-	return 0;
+	return refuse_walk(walk_up(fd, writable_root_hit, r),
+			   "self: cannot walk above the launcher's directory",
+			   "the policy lets the command write the launcher "
+			   "itself",
+			   err);
 }
 
 int sandy_refuse_writable_over(const char *grant, const char *dir, uid_t uid,
@@ -260,20 +268,14 @@ int sandy_refuse_parent_of(const char *grant, const char *dir,
 			   sandy_error *err)
 {
 	struct stat g;
-	int held;
 
 	if (sandy_stat(AT_FDCWD, grant, 0, &g) != 0)
 		return 0; /* nothing writable there to check */
-	held = parent_chain_holds(dir, &g);
-	if (held < 0)
-		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-				  "self: cannot walk above a launcher copy "
-				  "directory");
-	if (held > 0)
-		return sandy_fail(err, SANDY_ERR_INVALID_POLICY,
-				  "a writable grant holds the parent of a "
-				  "launcher copy directory");
-	return 0;
+	return refuse_walk(parent_chain_holds(dir, &g),
+			   "self: cannot walk above a launcher copy directory",
+			   "a writable grant holds the parent of a launcher "
+			   "copy directory",
+			   err);
 }
 
 int sandy_refuse_copy_parents(const char *grant, uid_t uid, sandy_error *err)
