@@ -55,14 +55,14 @@ int LLVMFuzzerTestOneInput(const unsigned char *data, size_t size)
 	CHECK(strcmp(r.platform, "linux") == 0 && !r.launcher_ok);
 	CHECK(r.landlock_abi >= 0 && r.landlock_abi <= 9999);
 	CHECK(r.landlock_errata >= 0 && r.landlock_errata <= 9999);
-#define T(f) CHECK(printable(r.f, sizeof(r.f)));
-#define N(f)
+#define T(f, js, size) CHECK(printable(r.f, sizeof(r.f)));
+#define N(f, js)
 	SANDY_PROBE_FIELDS(N, N, T)
 #undef T
 #undef N
 	CHECK(sandy_probe_encode(&r, again, sizeof(again)) > 0);
 	CHECK(sandy_probe_decode(again, &round) == 0);
-#define SAME(f) CHECK(memcmp(&round.f, &r.f, sizeof(r.f)) == 0);
+#define SAME(f, ...) CHECK(memcmp(&round.f, &r.f, sizeof(r.f)) == 0);
 	SANDY_PROBE_FIELDS(SAME, SAME, SAME)
 #undef SAME
 	return 0;

@@ -665,9 +665,66 @@ static napi_value get_string_or_null(napi_env env, napi_value v,
 	return v;
 }
 
+/* Whether a fact's JS place (probe.h, SANDY_PROBE_FIELDS) is one of a
+ * group's ("bwrap.found") when grouped, one of its own otherwise; a fact
+ * without a place is neither. */
+static bool placed_in(const char *js, bool grouped)
+{
+	return js[0] != '\0' && (strchr(js, '.') != NULL) == grouped;
+}
+
+/* Sets o[js], or for "group.name" o[group][name], the group's object made
+ * by its first fact. Returns o, NULL after throwing. */
+static napi_value set_fact(napi_env env, napi_value o, const char *js,
+			   napi_value v)
+{
+	const char *dot = strchr(js, '.');
+	napi_value key, group;
+	bool has;
+
+	if (v == NULL)
+		return NULL;
+	if (dot == NULL)
+		return set_prop(env, o, js, v);
+	CHECK(napi_create_string_utf8(env, js, (size_t)(dot - js), &key));
+	CHECK(napi_has_own_property(env, o, key, &has));
+	if (has) {
+		CHECK(napi_get_property(env, o, key, &group));
+	} else {
+		group = make_object(env);
+		if (group == NULL)
+			return NULL;
+		CHECK(napi_set_property(env, o, key, group));
+	}
+	return set_prop(env, group, dot + 1, v) != NULL ? o : NULL;
+}
+
+/* The measured facts placed in a group, or those placed on their own, set
+ * on the JS report o in SANDY_PROBE_FIELDS' order, each by its kind's
+ * writer. Returns o, NULL after throwing. */
+static napi_value facts_to_js(napi_env env, napi_value o,
+			      const sandy_probe_report *r, bool grouped)
+{
+#define FACT(js, make, value)                                                \
+	if (o != NULL && placed_in(js, grouped))                             \
+		o = set_fact(env, o, js, make(env, value));
+#define FACT_B(f, js) FACT(js, make_bool, r->f)
+#define FACT_I(f, js) FACT(js, make_number, r->f)
+#define FACT_T(f, js, size) FACT(js, make_string, r->f)
+	SANDY_PROBE_FIELDS(FACT_B, FACT_I, FACT_T)
+#undef FACT_B
+#undef FACT_I
+#undef FACT_T
+#undef FACT
+	return o;
+}
+
 /* probe(launcher, problem): the launcher's report (addon/probe.c), or,
  * with launcher null, every Linux backend unusable because of problem.
- * Everything per call: worker threads share this addon. */
+ * The measured facts are SANDY_PROBE_FIELDS', those on their own first,
+ * then the groups; platform, sandboxExec (macOS, measured in the addon,
+ * on no wire) and the backends' verdicts are the addon's own. Everything
+ * per call: worker threads share this addon. */
 static napi_value probe(napi_env env, napi_callback_info info)
 {
 	sandy_probe_report r;
@@ -687,41 +744,10 @@ static napi_value probe(napi_env env, napi_callback_info info)
 	backends = make_object(env);
 	if (o == NULL || backends == NULL ||
 	    !set_prop(env, o, "platform", make_string(env, r.platform)) ||
-	    !set_prop(env, o, "kernelRelease",
-		      make_string(env, r.kernel_release)) ||
-	    !set_prop(env, o, "landlockAbi", make_number(env, r.landlock_abi)) ||
-	    !set_prop(env, o, "landlockErrata",
-		      make_number(env, r.landlock_errata)) ||
-	    !set_prop(env, o, "userNamespaces",
-		      make_bool(env, r.user_namespaces)) ||
-	    !set_prop(env, o, "userNamespacesDetail",
-		      make_string(env, r.user_namespaces_detail)) ||
-	    !set_prop(env, o, "mountApi", make_bool(env, r.mount_api)) ||
-	    !set_prop(env, o, "pidNamespace",
-		      make_bool(env, r.pid_namespace)) ||
-	    !set_prop(env, o, "pidNamespaceDetail",
-		      make_string(env, r.pid_namespace_detail)) ||
-	    !set_prop(env, o, "openat2", make_bool(env, r.openat2)) ||
-	    !set_prop(env, o, "seccompFilter",
-		      make_bool(env, r.seccomp_filter)) ||
-	    !set_prop(env, o, "noNewPrivs", make_bool(env, r.no_new_privs)) ||
-	    !set_prop(env, o, "sandboxExec", make_bool(env, r.sandbox_exec)))
+	    !facts_to_js(env, o, &r, false) ||
+	    !set_prop(env, o, "sandboxExec", make_bool(env, r.sandbox_exec)) ||
+	    !facts_to_js(env, o, &r, true))
 		return NULL;
-	if (!set_prop(env, o, "bwrap", make_object(env)))
-		return NULL;
-	{
-		napi_value b = get_prop(env, o, "bwrap");
-
-		if (b == NULL ||
-		    !set_prop(env, b, "found", make_bool(env, r.bwrap_found)) ||
-		    !set_prop(env, b, "path", make_string(env, r.bwrap_path)) ||
-		    !set_prop(env, b, "version",
-			      make_string(env, r.bwrap_version)) ||
-		    !set_prop(env, b, "works", make_bool(env, r.bwrap_works)) ||
-		    !set_prop(env, b, "detail",
-			      make_string(env, r.bwrap_detail)))
-			return NULL;
-	}
 	for (i = 0; i < SANDY_BACKEND_COUNT; i++)
 		if (!set_prop(env, backends, sandy_backend_name(i),
 			      verdict_to_js(env, &r.backends[i])))

@@ -242,9 +242,9 @@ int sandy_probe_encode(const sandy_probe_report *r, char *buf, size_t len)
 	if (w.full)
 		return -1;
 	put(&w, "", SANDY_PROBE_HEADER);
-#define ENC_B(f) put_bool(&w, #f, r->f);
-#define ENC_I(f) put_int(&w, #f, r->f);
-#define ENC_T(f) put_text(&w, #f, r->f);
+#define ENC_B(f, js) put_bool(&w, #f, r->f);
+#define ENC_I(f, js) put_int(&w, #f, r->f);
+#define ENC_T(f, js, size) put_text(&w, #f, r->f);
 	SANDY_PROBE_FIELDS(ENC_B, ENC_I, ENC_T)
 #undef ENC_B
 #undef ENC_I
@@ -325,9 +325,9 @@ int sandy_probe_decode(const char *text, sandy_probe_report *r)
 	snprintf(d.platform, sizeof(d.platform), "linux");
 	if (!take(&text, SANDY_PROBE_HEADER, NULL, NULL))
 		return -1;
-#define DEC_B(f) if (!get_bool(&text, #f, &d.f)) return -1;
-#define DEC_I(f) if (!get_int(&text, #f, &d.f)) return -1;
-#define DEC_T(f) if (!get_text(&text, #f, d.f, sizeof(d.f))) return -1;
+#define DEC_B(f, js) if (!get_bool(&text, #f, &d.f)) return -1;
+#define DEC_I(f, js) if (!get_int(&text, #f, &d.f)) return -1;
+#define DEC_T(f, js, size) if (!get_text(&text, #f, d.f, sizeof(d.f))) return -1;
 	SANDY_PROBE_FIELDS(DEC_B, DEC_I, DEC_T)
 #undef DEC_B
 #undef DEC_I

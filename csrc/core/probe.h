@@ -31,29 +31,64 @@ typedef struct sandy_backend_verdict {
 	char reason[SANDY_PROBE_TEXT];
 } sandy_backend_verdict;
 
+/* The launcher's probe report on the wire: the header line, one line per
+ * field in this order, then the end line:
+ *
+ *   report := "sandy-probe-v1\n" { NAME "=" VALUE "\n" } "end\n"
+ *
+ * B fields are "0" or "1", I fields a decimal number 0..9999, T fields
+ * printable ASCII (0x20..0x7e) shorter than the field. The encoder drops
+ * other bytes of a T field; the decoder refuses any deviation: a missing,
+ * extra or reordered line, or a value out of bounds.
+ *
+ * The one list of the measured facts: each is a member of
+ * sandy_probe_report (bool, int, or char[SIZE] for T) and a property of
+ * the addon's JS report at its JS place, the public API's spelling: a
+ * property of the report ("kernelRelease"), one of an object the report
+ * holds for a group ("bwrap.found"; a group's fields stand together), or
+ * none ("": the judge's alone). */
+#define SANDY_PROBE_HEADER "sandy-probe-v1"
+#define SANDY_PROBE_FIELDS(B, I, T)                                          \
+	T(kernel_release, "kernelRelease", 128)                              \
+	/* 0 when absent */                                                  \
+	I(landlock_abi, "landlockAbi")                                       \
+	/* a bitmask, 0 when unknown or absent */                            \
+	I(landlock_errata, "landlockErrata")                                 \
+	/* user+mount+IPC really created in a child */                       \
+	B(user_namespaces, "userNamespaces")                                 \
+	T(user_namespaces_detail, "userNamespacesDetail", SANDY_PROBE_TEXT)  \
+	/* open_tree/move_mount/mount_setattr work */                        \
+	B(mount_api, "mountApi")                                             \
+	/* pid 1 of a new PID namespace mounted a /proc of its own (only     \
+	 * tried when user_namespaces) */                                    \
+	B(pid_namespace, "pidNamespace")                                     \
+	T(pid_namespace_detail, "pidNamespaceDetail", SANDY_PROBE_TEXT)      \
+	B(openat2, "openat2")                                                \
+	/* a filter really loaded in a child */                              \
+	B(seccomp_filter, "seccompFilter")                                   \
+	/* PR_SET_NO_NEW_PRIVS works */                                      \
+	B(no_new_privs, "noNewPrivs")                                        \
+	B(bwrap_found, "bwrap.found")                                        \
+	T(bwrap_path, "bwrap.path", 256)                                     \
+	T(bwrap_version, "bwrap.version", 64)                                \
+	/* a trial sandbox exited 0 (linux/probe.c) */                       \
+	B(bwrap_works, "bwrap.works")                                        \
+	T(bwrap_detail, "bwrap.detail", SANDY_PROBE_TEXT)                    \
+	/* real, effective or saved uid 0 */                                 \
+	B(root_user, "")
+
 typedef struct sandy_probe_report {
 	char platform[16];      /* "linux", "darwin", ... */
-	char kernel_release[128];
-	int landlock_abi;       /* 0 when absent */
-	int landlock_errata;    /* bitmask, 0 when unknown or absent */
-	bool user_namespaces;   /* user+mount+IPC really created in a child */
-	char user_namespaces_detail[SANDY_PROBE_TEXT];
-	bool mount_api;         /* open_tree/move_mount/mount_setattr work */
-	bool pid_namespace;     /* pid 1 of a new PID namespace mounted a
-				 * /proc of its own (only tried when
-				 * user_namespaces) */
-	char pid_namespace_detail[SANDY_PROBE_TEXT];
-	bool openat2;
-	bool seccomp_filter;    /* a filter really loaded in a child */
-	bool no_new_privs;      /* PR_SET_NO_NEW_PRIVS works */
-	bool bwrap_found;
-	char bwrap_path[256];
-	char bwrap_version[64];
-	bool bwrap_works;       /* a trial sandbox exited 0 (linux/probe.c) */
-	char bwrap_detail[SANDY_PROBE_TEXT];
+	/* the measured facts, as the wire carries them */
+#define SANDY_B(f, js) bool f;
+#define SANDY_I(f, js) int f;
+#define SANDY_T(f, js, size) char f[size];
+	SANDY_PROBE_FIELDS(SANDY_B, SANDY_I, SANDY_T)
+#undef SANDY_B
+#undef SANDY_I
+#undef SANDY_T
 	bool sandbox_exec;      /* macOS: sandbox-exec enforces both profiles */
 	char sandbox_exec_detail[SANDY_PROBE_TEXT]; /* why not */
-	bool root_user;         /* real, effective or saved uid 0 */
 	bool launcher_ok;       /* Linux: the launcher answered its probe */
 	char launcher_detail[SANDY_PROBE_TEXT]; /* why not, and the fix */
 	sandy_backend_verdict backends[SANDY_BACKEND_COUNT];
@@ -76,24 +111,6 @@ void sandy_probe_run(sandy_probe_report *r);
  * judged. */
 void sandy_probe_ask(const char *launcher, const char *problem,
 		     sandy_probe_report *r);
-
-/* The launcher's probe report on the wire: the header line, one line per
- * field in this order, then the end line:
- *
- *   report := "sandy-probe-v1\n" { NAME "=" VALUE "\n" } "end\n"
- *
- * B fields are "0" or "1", I fields a decimal number 0..9999, T fields
- * printable ASCII (0x20..0x7e) shorter than the field. The encoder drops
- * other bytes of a T field; the decoder refuses any deviation: a missing,
- * extra or reordered line, or a value out of bounds. */
-#define SANDY_PROBE_HEADER "sandy-probe-v1"
-#define SANDY_PROBE_FIELDS(B, I, T)                                          \
-	T(kernel_release) I(landlock_abi) I(landlock_errata)                 \
-	B(user_namespaces) T(user_namespaces_detail) B(mount_api)           \
-	B(pid_namespace) T(pid_namespace_detail)                            \
-	B(openat2) B(seccomp_filter) B(no_new_privs) B(bwrap_found)         \
-	T(bwrap_path) T(bwrap_version) B(bwrap_works) T(bwrap_detail)       \
-	B(root_user)
 
 /* Writes the report's measured fields to buf; the length, or -1 when buf
  * is too small. */

@@ -29,9 +29,9 @@ static void sample(sandy_probe_report *r)
 static bool same_fields(const sandy_probe_report *a,
 			const sandy_probe_report *b)
 {
-#define SAME_B(f) a->f == b->f &&
-#define SAME_I(f) a->f == b->f &&
-#define SAME_T(f) strcmp(a->f, b->f) == 0 &&
+#define SAME_B(f, js) a->f == b->f &&
+#define SAME_I(f, js) a->f == b->f &&
+#define SAME_T(f, js, size) strcmp(a->f, b->f) == 0 &&
 	return SANDY_PROBE_FIELDS(SAME_B, SAME_I, SAME_T) true;
 #undef SAME_B
 #undef SAME_I
