@@ -2,6 +2,7 @@
 // shared/seeds/process-sandbox-seam.md; the policy model follows
 // shared/seeds/sandy-public-api.md.
 
+import type { ProbeFacts } from './probe-fields'
 
 // ---- the seam's vocabulary -------------------------------------------------
 
@@ -191,28 +192,14 @@ export interface BackendVerdict {
   readonly reason: string
 }
 
-export interface ProbeReport {
+export interface ProbeReport extends ProbeFacts {
+  // The measured facts are ProbeFacts', generated from the probe's one list
+  // (types/probe-fields.d.ts; pidNamespace: a new PID namespace's pid 1
+  // mounted a /proc of its own, tried only with user namespaces). What
+  // follows is on no wire, so written here: the platform, macOS's own
+  // measurement and the verdicts.
   readonly platform: string
-  readonly kernelRelease: string
-  readonly landlockAbi: number
-  readonly landlockErrata: number
-  readonly userNamespaces: boolean
-  readonly userNamespacesDetail: string
-  readonly mountApi: boolean
-  /** A new PID namespace's pid 1 mounted a /proc of its own (tried only with user namespaces). */
-  readonly pidNamespace: boolean
-  readonly pidNamespaceDetail: string
-  readonly openat2: boolean
-  readonly seccompFilter: boolean
-  readonly noNewPrivs: boolean
   readonly sandboxExec: boolean
-  readonly bwrap: {
-    readonly found: boolean
-    readonly path: string
-    readonly version: string
-    readonly works: boolean
-    readonly detail: string
-  }
   readonly backends: { readonly [name in BackendName]: BackendVerdict }
 }
 

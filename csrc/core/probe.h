@@ -46,7 +46,8 @@ typedef struct sandy_backend_verdict {
  * the addon's JS report at its JS place, the public API's spelling: a
  * property of the report ("kernelRelease"), one of an object the report
  * holds for a group ("bwrap.found"; a group's fields stand together), or
- * none ("": the judge's alone). */
+ * none ("": the judge's alone). csrc/gen/vocabulary_gen.c carries the
+ * list to lib/vocabulary.js (PROBE_FIELDS) and types/probe-fields.d.ts. */
 #define SANDY_PROBE_HEADER "sandy-probe-v1"
 #define SANDY_PROBE_FIELDS(B, I, T)                                          \
 	T(kernel_release, "kernelRelease", 128)                              \

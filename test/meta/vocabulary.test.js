@@ -13,20 +13,47 @@ const root = path.join(__dirname, '..', '..')
 const vocabularyFile = path.join(root, 'lib', 'vocabulary.js')
 const v = require('../../lib/vocabulary')
 
-const REGENERATE = 'cc -std=c11 -o vocabulary-gen csrc/gen/vocabulary_gen.c && ./vocabulary-gen > lib/vocabulary.js'
+const GENERATOR = 'cc -std=c11 -o vocabulary-gen csrc/gen/vocabulary_gen.c'
+const REGENERATE = `${GENERATOR} && ./vocabulary-gen > lib/vocabulary.js`
+const REGENERATE_TYPES = `${GENERATOR} && ./vocabulary-gen types > types/probe-fields.d.ts`
 
-t.test('lib/vocabulary.js is what csrc/gen/vocabulary_gen.c prints', async (t) => {
+// The generator, built once with the C tests' flags (kept until the file's
+// tests end); the path, or null after failing t.
+let built = null
+function generator (t) {
+  if (built !== null) return built
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-vocabulary-'))
-  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  require('tap').teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
   const gen = path.join(dir, 'vocabulary-gen')
   const cc = spawnSync('gcc', ['-std=c11', '-Wall', '-Wextra', '-Werror', '-D_GNU_SOURCE', '-o', gen,
     path.join(root, 'csrc', 'gen', 'vocabulary_gen.c')], { encoding: 'utf8' })
   t.equal(cc.status, 0, `the generator compiles\n${cc.stdout}${cc.stderr}`)
-  if (cc.status !== 0) return
-  const r = spawnSync(gen, [], { encoding: 'utf8' })
+  if (cc.status === 0) built = gen
+  return built
+}
+
+function generated (t, args) {
+  const gen = generator(t)
+  if (gen === null) return null
+  const r = spawnSync(gen, args, { encoding: 'utf8' })
   t.equal(r.status, 0, `the generator runs\n${r.stderr}`)
+  return r.stdout
+}
+
+t.test('lib/vocabulary.js is what csrc/gen/vocabulary_gen.c prints', async (t) => {
+  const out = generated(t, [])
+  if (out === null) return
   const committed = fs.readFileSync(vocabularyFile, 'utf8')
-  t.ok(r.stdout === committed, `lib/vocabulary.js is current (if not, regenerate it: ${REGENERATE})`)
+  t.ok(out === committed, `lib/vocabulary.js is current (if not, regenerate it: ${REGENERATE})`)
+})
+
+t.test('types/probe-fields.d.ts is what csrc/gen/vocabulary_gen.c prints with `types`', async (t) => {
+  const out = generated(t, ['types'])
+  if (out === null) return
+  const committed = fs.readFileSync(path.join(root, 'types', 'probe-fields.d.ts'), 'utf8')
+  t.ok(out === committed, `types/probe-fields.d.ts is current (if not, regenerate it: ${REGENERATE_TYPES})`)
+  const bad = spawnSync(generator(t), ['js'], { encoding: 'utf8' })
+  t.same([bad.status, bad.stdout], [2, ''], 'an unknown argument prints nothing')
 })
 
 t.test('every value is frozen, all the way down', async (t) => {

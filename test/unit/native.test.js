@@ -54,12 +54,13 @@ t.test('Landlock and seccomp C tests', async (t) => {
 })
 
 // What csrc/Makefile generates is what the tree holds: the precompiled
-// seccomp filters (from the rules in csrc/linux/seccomp.c) and
-// lib/vocabulary.js (from csrc/core/vocabulary.h and protocol.h).
+// seccomp filters (from the rules in csrc/linux/seccomp.c), lib/vocabulary.js
+// (from csrc/core/vocabulary.h, protocol.h and probe.h) and
+// types/probe-fields.d.ts (from probe.h).
 t.test('the generated files are current', async (t) => {
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-generated-'))
   t.teardown(() => fs.rmSync(out, { recursive: true, force: true }))
-  for (const [target, file] of [['seccomp-filters', 'csrc/linux/seccomp_filters.h'], ['vocabulary', 'lib/vocabulary.js']]) {
+  for (const [target, file] of [['seccomp-filters', 'csrc/linux/seccomp_filters.h'], ['vocabulary', 'lib/vocabulary.js'], ['probe-types', 'types/probe-fields.d.ts']]) {
     const fresh = path.join(out, path.basename(file))
     const r = await make([target, `OUT=${fresh}`])
     t.equal(r.code, 0, r.output.slice(-3000))
