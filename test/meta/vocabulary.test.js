@@ -1,8 +1,10 @@
 'use strict'
-// One vocabulary (csrc/core/vocabulary.h): the committed lib/vocabulary.js
-// is what the generator prints now, JS reads it without the addon, the
-// TypeScript unions name exactly its lists, and the words lib/ still spells
-// one at a time are words of it.
+// One vocabulary (csrc/core/vocabulary.h, and probe.h's facts): the
+// committed lib/vocabulary.js and types/probe-fields.d.ts are what the
+// generator prints now, JS reads it without the addon, the TypeScript
+// unions name exactly its lists, the probe report and `sandy probe`'s table
+// carry every fact, and the words lib/ still spells one at a time are words
+// of it.
 const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
@@ -140,9 +142,9 @@ function declaredEnumeration (dts, name) {
   return Object.fromEntries([...m[1].matchAll(/^\s*readonly (\w+): '([^']*)'$/gm)].map((x) => [x[1], x[2]]))
 }
 
-// The keys of `export interface Name { ... }`, in order.
+// The keys of `export interface Name [extends Other] { ... }`, in order.
 function interfaceKeys (dts, name) {
-  const m = new RegExp(`^export interface ${name} \\{\\n([\\s\\S]*?)^\\}`, 'm').exec(dts)
+  const m = new RegExp(`^export interface ${name} (?:extends \\w+ )?\\{\\n([\\s\\S]*?)^\\}`, 'm').exec(dts)
   if (!m) return null
   return [...m[1].matchAll(/^\s*(?:readonly )?(\w+)\??:/gm)].map((x) => x[1])
 }
@@ -176,6 +178,61 @@ t.test('the TypeScript unions name exactly the vocabulary\'s lists', async (t) =
   t.match(dts, new RegExp(`^  schema_version: ${v.SCHEMA_VERSION}$`, 'm'), 'PolicyDocument\'s schema_version')
   const resolved = interfaceKeys(dts, 'ResolvedPolicy') || []
   for (const s of v.SECTIONS) t.ok(resolved.includes(s.property), `ResolvedPolicy has ${s.property}`)
+})
+
+// ---- the probe's facts (csrc/core/probe.h) ---------------------------------
+
+// The value at a fact's place ('bwrap.found': report.bwrap.found), and its
+// setting.
+const at = (report, place) => place.split('.').reduce((o, k) => o[k], report)
+function setAt (report, place, value) {
+  const keys = place.split('.')
+  const last = keys.pop()
+  keys.reduce((o, k) => (o[k] ??= {}), report)[last] = value
+}
+const FACTS = v.PROBE_FIELDS.filter((f) => f.property !== null)
+// The report's properties that are on no wire: the addon's own, written by
+// hand in types/index.d.ts.
+const ADDON_OWN = ['platform', 'sandboxExec', 'backends']
+
+t.test('the probe report has each measured fact at its place, of its type, and the addon\'s own', async (t) => {
+  const report = require('../..').probe()
+  for (const f of FACTS) t.equal(typeof at(report, f.property), f.type, f.property)
+  const places = Object.entries(report).filter(([k]) => !ADDON_OWN.includes(k)).flatMap(([k, x]) =>
+    typeof x === 'object' ? Object.keys(x).map((n) => `${k}.${n}`) : [k])
+  t.same(sorted(places), sorted(FACTS.map((f) => f.property)), 'and no other fact')
+  t.same(ADDON_OWN.filter((k) => k in report), ADDON_OWN, 'the addon\'s own properties')
+  const dts = fs.readFileSync(path.join(root, 'types', 'index.d.ts'), 'utf8')
+  t.same(interfaceKeys(dts, 'ProbeReport'), ADDON_OWN, 'ProbeReport writes only those by hand')
+  t.match(dts, /^export interface ProbeReport extends ProbeFacts \{$/m, 'and has the rest from the generated ProbeFacts')
+})
+
+// A fact is shown when changing it changes the table. Some show only beside
+// another's value (a detail beside its "no", bubblewrap's path when found),
+// so it is tried with every flag false, every flag true, and each of those
+// with one flag the other way.
+t.test('every measured fact shows in `sandy probe`\'s table', async (t) => {
+  const { formatProbe } = require('../../lib/cli')
+  const other = { boolean: (x) => !x, number: (x) => x + 1, string: (x) => `${x}!` }
+  const base = (flag) => {
+    const r = { package: {}, platform: 'linux', sandboxExec: flag, backends: {}, protections: {} }
+    for (const f of FACTS) setAt(r, f.property, { boolean: flag, number: 1, string: f.name }[f.type])
+    return r
+  }
+  const flags = FACTS.filter((f) => f.type === 'boolean')
+  const bases = [false, true].flatMap((flag) => [base(flag), ...flags.map((g) => {
+    const r = base(flag)
+    setAt(r, g.property, !flag)
+    return r
+  })])
+  for (const f of FACTS) {
+    const shown = bases.some((r) => {
+      const changed = structuredClone(r)
+      setAt(changed, f.property, other[f.type](at(r, f.property)))
+      return formatProbe(changed) !== formatProbe(r)
+    })
+    t.ok(shown, `${f.property} shows (if not, give it a row: lib/cli.js, factRows)`)
+  }
 })
 
 // Single words lib/ still compares against (a mode, a backend, an error kind)
