@@ -3,7 +3,7 @@
 // launcher protocol (csrc/core/protocol.h) and the probe report's facts
 // (csrc/core/probe.h): do not edit. After changing those, regenerate with
 //   make -C csrc vocabulary OUT=$PWD/lib/vocabulary.js
-// test/unit/native.test.js and test/meta/vocabulary.test.js fail while this file is
+// test/meta/vocabulary.test.js fails while this file is
 // stale; test/meta/vocabulary.test.js also holds types/index.d.ts to it.
 //
 // Plain data, no addon: the pure-JS exports need these words where the

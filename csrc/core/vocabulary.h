@@ -4,9 +4,9 @@
  * a fixed order. The C enums (policy.h, probe.h, error.h), the name
  * and parse functions and every table of section names are expanded from
  * these lists, and so is lib/vocabulary.js, printed by vocabulary_gen.c
- * (test/unit/native.test.js and test/meta/vocabulary.test.js check that the committed
- * copy is current; test/meta/vocabulary.test.js also holds the TypeScript unions
- * of types/index.d.ts to the same lists). Hand-written copies in C, JS and
+ * (test/meta/vocabulary.test.js checks that the committed copy is
+ * current, and holds the TypeScript unions of types/index.d.ts to the same
+ * lists). Hand-written copies in C, JS and
  * the types had drifted apart; now a word added here reaches all three or a
  * test fails.
  *

@@ -15,22 +15,19 @@ const root = path.join(__dirname, '..', '..')
 const vocabularyFile = path.join(root, 'lib', 'vocabulary.js')
 const v = require('../../lib/vocabulary')
 
-const GENERATOR = 'cc -std=c11 -o vocabulary-gen csrc/gen/vocabulary_gen.c'
-const REGENERATE = `${GENERATOR} && ./vocabulary-gen > lib/vocabulary.js`
-const REGENERATE_TYPES = `${GENERATOR} && ./vocabulary-gen types > types/probe-fields.d.ts`
+const REGENERATE = 'make -C csrc vocabulary OUT=$PWD/lib/vocabulary.js'
+const REGENERATE_TYPES = 'make -C csrc probe-types OUT=$PWD/types/probe-fields.d.ts'
 
-// The generator, built once with the C tests' flags (kept until the file's
-// tests end); the path, or null after failing t.
+// The generator, built once by csrc/Makefile (kept until the file's tests
+// end); the path, or null after failing t.
 let built = null
 function generator (t) {
   if (built !== null) return built
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-vocabulary-'))
   require('tap').teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
-  const gen = path.join(dir, 'vocabulary-gen')
-  const cc = spawnSync('gcc', ['-std=c11', '-Wall', '-Wextra', '-Werror', '-D_GNU_SOURCE', '-o', gen,
-    path.join(root, 'csrc', 'gen', 'vocabulary_gen.c')], { encoding: 'utf8' })
+  const cc = spawnSync('make', ['-s', '--no-print-directory', '-C', path.join(root, 'csrc'), 'vocabulary-gen', `O=${dir}`], { encoding: 'utf8' })
   t.equal(cc.status, 0, `the generator compiles\n${cc.stdout}${cc.stderr}`)
-  if (cc.status === 0) built = gen
+  if (cc.status === 0) built = path.join(dir, 'vocabulary-gen')
   return built
 }
 
@@ -56,6 +53,14 @@ t.test('types/probe-fields.d.ts is what csrc/gen/vocabulary_gen.c prints with `t
   t.ok(out === committed, `types/probe-fields.d.ts is current (if not, regenerate it: ${REGENERATE_TYPES})`)
   const bad = spawnSync(generator(t), ['js'], { encoding: 'utf8' })
   t.same([bad.status, bad.stdout], [2, ''], 'an unknown argument prints nothing')
+})
+
+// The probe report's fuzz target is handed the wire names as tokens
+// (csrc/Makefile, fuzz-probe_report_fuzz): one per field of the list.
+t.test('the probe report\'s fuzz dictionary names every wire field', async (t) => {
+  const dict = fs.readFileSync(path.join(root, 'fuzz', 'probe_report_fuzz.dict'), 'utf8')
+  const tokens = [...dict.matchAll(/^"([a-z0-9_]+)="$/gm)].map((m) => m[1])
+  t.same(tokens, v.PROBE_FIELDS.map((f) => f.name), 'the same names in the same order')
 })
 
 t.test('every value is frozen, all the way down', async (t) => {
