@@ -7,8 +7,8 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawn, spawnSync, execFileSync } = require('node:child_process')
-const { users, setup, tree, backendsFor, withSanitizerEnv, FAIL_LINE } = require('../helpers/sandbox.js')
+const { spawn, spawnSync } = require('node:child_process')
+const { users, setup, fixtures, tree, backendsFor, withSanitizerEnv, FAIL_LINE } = require('../helpers/sandbox.js')
 const { createLocalSandboxProvider, classifyExit } = require('../..')
 const sandyClassify = (c, r) => classifyExit(c, { code: r.code, signal: null, stderr: r.stderr }).kind
 const { UNCOVERED } = require('../../scripts/test-verdict.js')
@@ -16,16 +16,10 @@ const { UNCOVERED } = require('../../scripts/test-verdict.js')
 const fx = setup(t)
 const BWRAP = '/usr/bin/bwrap'
 const MODES = ['read-only', 'workspace-write']
-const FIXTURES = path.join(__dirname, '..', 'fixtures')
 
-function sharedObject (name) {
-  const out = path.join(fx.bin, `${name}.so`)
-  execFileSync('cc', ['-shared', '-fPIC', '-O1', '-Wall', '-Wextra', '-Werror', '-o', out, path.join(FIXTURES, `${name}.c`)])
-  fs.chmodSync(out, 0o755)
-  return out
-}
-const PRELOAD = sharedObject('preload')
-const AUDIT = sharedObject('audit')
+fixtures(fx.bin, { SHARED: ['preload', 'audit'] })
+const PRELOAD = path.join(fx.bin, 'preload.so')
+const AUDIT = path.join(fx.bin, 'audit.so')
 
 // A workspace of the user's own, holding copies of what the command needs
 // (the seam's workspace-write mode hides the host's /tmp, where the

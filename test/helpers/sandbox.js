@@ -99,6 +99,13 @@ function confineAs (user, backend, argv, request) {
   return JSON.parse(r.stdout)
 }
 
+// Builds test/fixtures/NAME.c into dir by csrc/Makefile's fixtures
+// target: kinds { STATIC, DYNAMIC, SHARED: [NAME] } (SHARED: NAME.so).
+function fixtures (dir, kinds) {
+  execFileSync('make', ['-s', '--no-print-directory', '-C', path.join(__dirname, '..', '..', 'csrc'), '-j2', 'fixtures', `O=${dir}`,
+    ...Object.entries(kinds).map(([kind, names]) => `${kind}=${names.join(' ')}`)], { stdio: ['ignore', 'ignore', 'inherit'] })
+}
+
 // Compiles the fixtures into a fresh directory that every user can read
 // and execute, with the static ones named in extra beside the usual ones.
 // Returns their paths; t.teardown removes everything.
@@ -113,23 +120,10 @@ function setup (t, extra = []) {
   })
   const bin = path.join(base, 'bin')
   fs.mkdirSync(bin, { mode: 0o755 })
-  const cc = (name, flags) => {
-    const out = path.join(bin, name)
-    execFileSync('cc', ['-O1', '-Wall', '-Wextra', '-Werror', ...flags, '-o', out,
-      path.join(FIXTURES, `${name}.c`), ...(flags.includes('-static') ? ['-lpthread'] : [])],
-    { stdio: ['ignore', 'ignore', 'inherit'] })
-    fs.chmodSync(out, 0o755)
-    return out
-  }
-  const fx = {
-    base,
-    bin: fs.realpathSync(bin),
-    op: cc('op', ['-static']),
-    hold: cc('hold', ['-static']),
-    nosys: cc('nosys', ['-static']),
-    hello: cc('hello', [])
-  }
-  for (const name of extra) fx[name] = cc(name, ['-static'])
+  const statics = ['op', 'hold', 'nosys', ...extra]
+  fixtures(bin, { STATIC: statics, DYNAMIC: ['hello'] })
+  const fx = { base, bin: fs.realpathSync(bin) }
+  for (const name of [...statics, 'hello']) fx[name] = path.join(bin, name)
   return fx
 }
 
@@ -279,6 +273,7 @@ module.exports = {
   NetworkPolicy,
   users,
   setup,
+  fixtures,
   tree,
   snapshot,
   confine,

@@ -117,7 +117,8 @@ async function darwinCompile (t, file) {
     fs.writeFileSync(path.join(dir, name), text)
   }
   const gccInclude = (await run(['gcc', '-print-file-name=include'])).output.trim()
-  return { names: Object.keys(headers), ...await run(['gcc', '-std=c11', '-Wall', '-Wextra', '-Werror', '-ffreestanding', '-nostdinc',
+  const flags = (await make(['print-ADDON_CFLAGS'])).output.trim().split(/\s+/)
+  return { names: Object.keys(headers), ...await run(['gcc', ...flags, '-ffreestanding', '-nostdinc',
     '-isystem', gccInclude, '-isystem', dir, '-iquote', path.join(root, 'csrc', 'darwin'), `-I${NODE_INCLUDE}`, `-I${path.join(root, 'deps', 'cjson')}`,
     '-U__linux__', '-U__linux', '-Ulinux', '-U__gnu_linux__', '-D__APPLE__', '-D__MACH__', '-fsyntax-only', file]) }
 }
