@@ -34,7 +34,7 @@
  *     a root; all walked by descriptor.
  *  5. Each protected read (--deny-read), opened without following any
  *     symlink and checked to be the object confine saw, is covered by an
- *     empty read-only object of its kind (mount_view.c's deny objects).
+ *     empty read-only object of its kind (mount_tree.c's deny objects).
  * A failure from 2 on is an enforcement failure: nothing runs. */
 #include <dirent.h>
 #include <errno.h>

@@ -31,9 +31,34 @@ typedef struct sandy_view {
 } sandy_view;
 
 int sandy_view_pin(const sandy_resolved *r, sandy_view *v, sandy_error *err);
-/* mount_view.c: a detached tmpfs (mode, size or NULL, MOUNT_ATTR_*), or -1
- * with errno. */
+
+/* mount_tree.c: the mount operations both views are made of (its opening
+ * comment says the rules each keeps). */
+/* The absolute path as one relative to a tree's root ("." for the root
+ * itself). */
+const char *sandy_tree_rel(const char *path);
+/* A detached tmpfs (mode, size or NULL, MOUNT_ATTR_*), or -1 with errno. */
 int sandy_new_tmpfs(const char *mode, const char *size, unsigned int attr);
+/* The objects a deny is covered with, on a detached tmpfs of their own
+ * (read-only, nosuid, nodev, noexec): an empty directory "d" and an empty
+ * file "f", both mode 0, which no confined command opens (it holds no
+ * capability, so not even its uid 0 passes their modes: EACCES). Its
+ * descriptor, or -1 with errno. */
+int sandy_new_deny_objects(void);
+/* A clone of the empty directory (is_dir) or file of deny_objs attached
+ * over target, an O_PATH descriptor of the object it covers (a file's
+ * place takes any non-directory: a socket, a device). 0, or -1 with
+ * errno. */
+int sandy_cover_with_deny_object(int deny_objs, bool is_dir, int target);
+/* A detached procfs of this process's PID namespace, nosuid, nodev,
+ * noexec and with the atime rule of the mount host_proc (the host's
+ * /proc, pinned) lies on, or -1 with errno. */
+int sandy_new_proc(int host_proc);
+/* mkdir -p of the directories leading to the absolute path beneath the
+ * directory root, then the node itself: a directory, or an empty file to
+ * mount a file on. 0, or -1 with errno. */
+int sandy_make_mountpoint(int root, const char *path, bool is_dir);
+
 /* pins.c: whether the directory that keeps path out of reach (the last
  * prefix that opens, without symlinks: the search of it was refused) is
  * this uid's own, which a command of the same uid could have made
@@ -47,25 +72,6 @@ bool sandy_blocked_by_own(const char *path);
  * or it cannot be opened for another reason. */
 int sandy_deny_read_reached(const char *path, const char *id, size_t i,
 			    sandy_error *err);
-/* mount_view.c: the objects a deny is covered with, on a detached tmpfs
- * of their own (read-only, nosuid, nodev, noexec): an empty directory "d"
- * and an empty file "f", both mode 0, which no confined command opens
- * (it holds no capability, so not even its uid 0 passes their modes:
- * EACCES). Its descriptor, or -1 with errno. */
-int sandy_new_deny_objects(void);
-/* mount_view.c: a clone of the empty directory (is_dir) or file of
- * deny_objs attached over target, an O_PATH descriptor of the object it
- * covers (a file's place takes any non-directory: a socket, a device).
- * 0, or -1 with errno. */
-int sandy_cover_with_deny_object(int deny_objs, bool is_dir, int target);
-/* mount_view.c: a detached procfs of this process's PID namespace,
- * nosuid, nodev, noexec and with the atime rule of the mount host_proc
- * (the host's /proc, pinned) lies on, or -1 with errno. */
-int sandy_new_proc(int host_proc);
-/* mount_view.c: mkdir -p of the directories leading to the absolute path
- * beneath the directory root, then the node itself: a directory, or an
- * empty file to mount a file on. 0, or -1 with errno. */
-int sandy_make_mountpoint(int root, const char *path, bool is_dir);
 /* The watched names (apply.h's sandy_watch, linux/watch.c): in the outer
  * process once SIGIO is blocked, its descriptor signals SIGIO to it
  * (0, or -1 with errno); at each SIGIO, the index of a watched name that

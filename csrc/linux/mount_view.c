@@ -133,14 +133,6 @@ static bool path_strictly_covers(const char *a, const char *p)
 	return strcmp(a, p) != 0 && sandy_path_within(a, p);
 }
 
-/* The path relative to the view root ("." for the root itself). */
-static const char *rel(const char *path)
-{
-	while (*path == '/')
-		path++;
-	return *path ? path : ".";
-}
-
 /* Two descriptors on the same mount (statx's mount id; unknown counts as
  * different, which only costs a mount). */
 static bool same_mount(int a, int b)
@@ -369,85 +361,6 @@ static int settle(view_build *b, sandy_error *err)
 /* ------------------------------------------------------------------ */
 /* the skeleton: a fresh tmpfs holding the mountpoints */
 
-/* size NULL: the kernel's default (half of RAM), for temp areas. */
-int sandy_new_tmpfs(const char *mode, const char *size, unsigned int attr)
-{
-	int fs = sys_fsopen("tmpfs", FSOPEN_CLOEXEC);
-	int mnt = -1;
-
-	if (fs < 0)
-		return -1;
-	if (sys_fsconfig(fs, FSCONFIG_SET_STRING, "mode", mode, 0) == 0 &&
-	    (size == NULL ||
-	     sys_fsconfig(fs, FSCONFIG_SET_STRING, "size", size, 0) == 0) &&
-	    sys_fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
-		mnt = sys_fsmount(fs, FSMOUNT_CLOEXEC, attr);
-	int saved = errno;
-	close(fs);
-	errno = saved;
-	return mnt;
-}
-
-/* The atime rule of the host's /proc, which a new procfs of a user
- * namespace must repeat (the kernel refuses one less restricted than the
- * mount it copies in view). */
-static unsigned int atime_attr(unsigned long f_flag)
-{
-	unsigned int a = f_flag & ST_NOATIME    ? MOUNT_ATTR_NOATIME
-			 : f_flag & ST_RELATIME ? MOUNT_ATTR_RELATIME
-						: MOUNT_ATTR_STRICTATIME;
-
-	return a | (f_flag & ST_NODIRATIME ? MOUNT_ATTR_NODIRATIME : 0);
-}
-
-int sandy_new_proc(int host_proc)
-{
-	struct statvfs sv;
-	int fs, mnt = -1, saved;
-
-	if (fstatvfs(host_proc, &sv) != 0)
-		return -1;
-	fs = sys_fsopen("proc", FSOPEN_CLOEXEC);
-	if (fs < 0)
-		return -1;
-	if (sys_fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
-		mnt = sys_fsmount(fs, FSMOUNT_CLOEXEC,
-				  MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
-					  MOUNT_ATTR_NOEXEC |
-					  atime_attr(sv.f_flag));
-	saved = errno;
-	close(fs);
-	errno = saved;
-	return mnt;
-}
-
-int sandy_make_mountpoint(int root, const char *path, bool is_dir)
-{
-	char buf[SANDY_PATH_MAX_BYTES + 1];
-	size_t len = strlen(path);
-	int fd;
-
-	if (len > SANDY_PATH_MAX_BYTES) {
-		errno = ENAMETOOLONG;
-		return -1;
-	}
-	memcpy(buf, rel(path), strlen(rel(path)) + 1);
-	for (char *s = strchr(buf, '/'); s != NULL; s = strchr(s + 1, '/')) {
-		*s = '\0';
-		if (mkdirat(root, buf, 0755) != 0 && errno != EEXIST)
-			return -1;
-		*s = '/';
-	}
-	if (is_dir)
-		return mkdirat(root, buf, 0755) != 0 && errno != EEXIST ? -1
-									 : 0;
-	fd = openat(root, buf, O_WRONLY | O_CREAT | O_CLOEXEC, 0444);
-	if (fd < 0)
-		return -1;
-	close(fd);
-	return 0;
-}
-
 static int build_skeleton(view_build *b, sandy_error *err)
 {
 	for (size_t i = 0; i < b->n; i++) {
@@ -543,7 +456,8 @@ static int proc_tree(view_build *b, const view_entry *e, sandy_error *err)
 		if (b->proc_fd < 0)
 			return view_fail(err, "a /proc of its own", errno);
 	}
-	fd = sandy_open_how(b->proc_fd, rel(e->path + strlen("/proc")),
+	fd = sandy_open_how(b->proc_fd,
+			    sandy_tree_rel(e->path + strlen("/proc")),
 			    O_PATH | O_CLOEXEC, VIEW_RESOLVE);
 	if (fd < 0)
 		return view_fail(err, "open in the new /proc", errno);
@@ -594,8 +508,8 @@ static int clone_trees(view_build *b, sandy_error *err)
 static int open_in_view(const view_build *b, const char *path,
 			const sandy_pin *expect, sandy_error *err)
 {
-	int fd = sandy_open_how(b->root_fd, rel(path), O_PATH | O_CLOEXEC,
-			     VIEW_RESOLVE);
+	int fd = sandy_open_how(b->root_fd, sandy_tree_rel(path),
+				O_PATH | O_CLOEXEC, VIEW_RESOLVE);
 
 	if (fd < 0)
 		return view_fail(err, "open in view", errno);
@@ -656,7 +570,7 @@ static int attach_tmpfs(view_build *b, sandy_error *err)
 			       MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 		if (fd < 0)
 			return view_fail(err, "temp area tmpfs", errno);
-		rc = sys_move_mount(fd, "", b->root_fd, rel(p),
+		rc = sys_move_mount(fd, "", b->root_fd, sandy_tree_rel(p),
 				MOVE_MOUNT_F_EMPTY_PATH);
 		close(fd);
 		if (rc != 0)
@@ -668,45 +582,6 @@ static int attach_tmpfs(view_build *b, sandy_error *err)
 
 /* ------------------------------------------------------------------ */
 /* denies */
-
-int sandy_new_deny_objects(void)
-{
-	struct mount_attr ma = {.attr_set = MOUNT_ATTR_RDONLY |
-					    MOUNT_ATTR_NOSUID |
-					    MOUNT_ATTR_NODEV |
-					    MOUNT_ATTR_NOEXEC};
-	int fs = sandy_new_tmpfs("0555", "1m", 0), fd, e;
-
-	if (fs < 0)
-		return -1;
-	if (mkdirat(fs, "d", 0) != 0 ||
-	    (fd = openat(fs, "f", O_WRONLY | O_CREAT | O_CLOEXEC, 0)) < 0)
-		goto fail;
-	close(fd);
-	if (sys_mount_setattr(fs, "", AT_EMPTY_PATH, &ma, sizeof(ma)) != 0)
-		goto fail;
-	return fs;
-fail:
-	e = errno;
-	close(fs);
-	errno = e;
-	return -1;
-}
-
-int sandy_cover_with_deny_object(int deny_objs, bool is_dir, int target)
-{
-	int tree = sys_open_tree(deny_objs, is_dir ? "d" : "f",
-				 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC), rc, e;
-
-	if (tree < 0)
-		return -1;
-	rc = sys_move_mount(tree, "", target, "",
-			    MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
-	e = errno;
-	close(tree);
-	errno = e;
-	return rc;
-}
 
 static int make_deny_fs(view_build *b, sandy_error *err)
 {

@@ -1,0 +1,151 @@
+/* The mount-tree operations both descriptor-built views are made of: the
+ * sandy backend's (mount_view.c) and the bubblewrap guard's
+ * (guard_view.c); the probe makes its trial procfs with them too. Each
+ * view keeps its own plan and order; what is done to one mount is written
+ * here once, so that a flag, a mode or a lookup rule cannot differ
+ * between the two.
+ *
+ * New file systems are made detached (fsopen, fsconfig, fsmount) with
+ * their attributes given at fsmount, so none is ever visible with fewer;
+ * each returns a descriptor, or -1 with errno (a descriptor it made
+ * closed, errno kept), and the caller names the step in its own error
+ * and fails closed. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "linux.h"
+#include "../core/sys.h"
+#include "../core/paths.h"
+
+const char *sandy_tree_rel(const char *path)
+{
+	while (*path == '/')
+		path++;
+	return *path ? path : ".";
+}
+
+/* size NULL: the kernel's default (half of RAM), for temp areas. */
+int sandy_new_tmpfs(const char *mode, const char *size, unsigned int attr)
+{
+	int fs = sys_fsopen("tmpfs", FSOPEN_CLOEXEC);
+	int mnt = -1;
+
+	if (fs < 0)
+		return -1;
+	if (sys_fsconfig(fs, FSCONFIG_SET_STRING, "mode", mode, 0) == 0 &&
+	    (size == NULL ||
+	     sys_fsconfig(fs, FSCONFIG_SET_STRING, "size", size, 0) == 0) &&
+	    sys_fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+		mnt = sys_fsmount(fs, FSMOUNT_CLOEXEC, attr);
+	int saved = errno;
+	close(fs);
+	errno = saved;
+	return mnt;
+}
+
+/* The atime rule of the host's /proc, which a new procfs of a user
+ * namespace must repeat (the kernel refuses one less restricted than the
+ * mount it copies in view). */
+static unsigned int atime_attr(unsigned long f_flag)
+{
+	unsigned int a = f_flag & ST_NOATIME    ? MOUNT_ATTR_NOATIME
+			 : f_flag & ST_RELATIME ? MOUNT_ATTR_RELATIME
+						: MOUNT_ATTR_STRICTATIME;
+
+	return a | (f_flag & ST_NODIRATIME ? MOUNT_ATTR_NODIRATIME : 0);
+}
+
+int sandy_new_proc(int host_proc)
+{
+	struct statvfs sv;
+	int fs, mnt = -1, saved;
+
+	if (fstatvfs(host_proc, &sv) != 0)
+		return -1;
+	fs = sys_fsopen("proc", FSOPEN_CLOEXEC);
+	if (fs < 0)
+		return -1;
+	if (sys_fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
+		mnt = sys_fsmount(fs, FSMOUNT_CLOEXEC,
+				  MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
+					  MOUNT_ATTR_NOEXEC |
+					  atime_attr(sv.f_flag));
+	saved = errno;
+	close(fs);
+	errno = saved;
+	return mnt;
+}
+
+int sandy_make_mountpoint(int root, const char *path, bool is_dir)
+{
+	char buf[SANDY_PATH_MAX_BYTES + 1];
+	size_t len = strlen(path);
+	int fd;
+
+	if (len > SANDY_PATH_MAX_BYTES) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	memcpy(buf, sandy_tree_rel(path), strlen(sandy_tree_rel(path)) + 1);
+	for (char *s = strchr(buf, '/'); s != NULL; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdirat(root, buf, 0755) != 0 && errno != EEXIST)
+			return -1;
+		*s = '/';
+	}
+	if (is_dir)
+		return mkdirat(root, buf, 0755) != 0 && errno != EEXIST ? -1
+									 : 0;
+	fd = openat(root, buf, O_WRONLY | O_CREAT | O_CLOEXEC, 0444);
+	if (fd < 0)
+		return -1;
+	close(fd);
+	return 0;
+}
+
+
+int sandy_new_deny_objects(void)
+{
+	struct mount_attr ma = {.attr_set = MOUNT_ATTR_RDONLY |
+					    MOUNT_ATTR_NOSUID |
+					    MOUNT_ATTR_NODEV |
+					    MOUNT_ATTR_NOEXEC};
+	int fs = sandy_new_tmpfs("0555", "1m", 0), fd, e;
+
+	if (fs < 0)
+		return -1;
+	if (mkdirat(fs, "d", 0) != 0 ||
+	    (fd = openat(fs, "f", O_WRONLY | O_CREAT | O_CLOEXEC, 0)) < 0)
+		goto fail;
+	close(fd);
+	if (sys_mount_setattr(fs, "", AT_EMPTY_PATH, &ma, sizeof(ma)) != 0)
+		goto fail;
+	return fs;
+fail:
+	e = errno;
+	close(fs);
+	errno = e;
+	return -1;
+}
+
+int sandy_cover_with_deny_object(int deny_objs, bool is_dir, int target)
+{
+	int tree = sys_open_tree(deny_objs, is_dir ? "d" : "f",
+				 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC), rc, e;
+
+	if (tree < 0)
+		return -1;
+	rc = sys_move_mount(tree, "", target, "",
+			    MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+	e = errno;
+	close(tree);
+	errno = e;
+	return rc;
+}
+
