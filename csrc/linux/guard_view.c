@@ -64,44 +64,6 @@ static int fail(sandy_error *err, const char *step, int e)
 			  "guard: %s failed (errno %d)", step, e);
 }
 
-static int set_attr(int dfd, const char *path, unsigned int flags,
-		    unsigned long long set, unsigned long long clr)
-{
-	struct mount_attr ma = {.attr_set = set, .attr_clr = clr};
-
-	return sys_mount_setattr(dfd, path, flags, &ma, sizeof(ma));
-}
-
-static int open_no_symlinks(int dfd, const char *path, int flags)
-{
-	return sandy_open_how(dfd, path,
-			      (unsigned long long)(O_PATH | O_CLOEXEC | flags),
-			      RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
-}
-
-/* A clone of the mount tree at fd (recursive), attributes changed, then
- * attached over fd's own place; the clone's descriptor, or -1. */
-static int cover(int fd, unsigned long long set, unsigned long long clr)
-{
-	int tree = sys_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-					     AT_RECURSIVE | AT_EMPTY_PATH);
-
-	if (tree < 0)
-		return -1;
-	if (set != 0 &&
-	    set_attr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, set, 0) != 0)
-		goto fail;
-	if (clr != 0 && set_attr(tree, "", AT_EMPTY_PATH, 0, clr) != 0)
-		goto fail;
-	if (sys_move_mount(tree, "", fd, "",
-		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) != 0)
-		goto fail;
-	return tree;
-fail:
-	close(tree);
-	return -1;
-}
-
 /* Whether path (at dfd) is a mount's root: changing "its" attributes
  * otherwise changes the mount around it ("/"), and a directory that is one
  * cannot be renamed already. */
@@ -134,8 +96,9 @@ static void devices_bound_in_dev(void)
 	while ((e = readdir(d)) != NULL)
 		if (sandy_stat(dirfd(d), e->d_name, AT_SYMLINK_NOFOLLOW, &st) == 0 &&
 		    (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)))
-			set_attr(dirfd(d), e->d_name, AT_SYMLINK_NOFOLLOW, 0,
-				 MOUNT_ATTR_NODEV);
+			sandy_mount_attr(dirfd(d), e->d_name,
+					 AT_SYMLINK_NOFOLLOW, 0,
+					 MOUNT_ATTR_NODEV);
 	closedir(d);
 }
 
@@ -147,13 +110,13 @@ static int everything_read_only(sandy_error *err)
 {
 	if (!mount_root("/proc") || !mount_root("/dev"))
 		return fail(err, "finding the /proc and /dev mounts", ENOENT);
-	if (set_attr(AT_FDCWD, "/", AT_RECURSIVE, LOCKED_ATTRS, 0) != 0)
+	if (sandy_mount_attr(AT_FDCWD, "/", AT_RECURSIVE, LOCKED_ATTRS, 0) != 0)
 		return fail(err, "read-only mounts", errno);
-	if (set_attr(AT_FDCWD, "/proc", AT_SYMLINK_NOFOLLOW, 0,
-		     MOUNT_ATTR_RDONLY) != 0)
+	if (sandy_mount_attr(AT_FDCWD, "/proc", AT_SYMLINK_NOFOLLOW, 0,
+			     MOUNT_ATTR_RDONLY) != 0)
 		return fail(err, "writable /proc", errno);
-	if (set_attr(AT_FDCWD, "/dev", AT_SYMLINK_NOFOLLOW, 0,
-		     MOUNT_ATTR_NODEV) != 0)
+	if (sandy_mount_attr(AT_FDCWD, "/dev", AT_SYMLINK_NOFOLLOW, 0,
+			     MOUNT_ATTR_NODEV) != 0)
 		return fail(err, "devices in /dev", errno);
 	devices_bound_in_dev();
 	return 0;
@@ -167,7 +130,7 @@ static int open_as_seen(const sandy_writable_root *r, int flags,
 			struct stat *st)
 {
 	char seen[48];
-	int fd = open_no_symlinks(AT_FDCWD, r->path, flags);
+	int fd = sandy_open_no_symlinks(AT_FDCWD, r->path, flags);
 
 	if (fd >= 0 && sandy_stat(fd, NULL, 0, st) == 0) {
 		snprintf(seen, sizeof(seen), "%" PRIu64 ":%" PRIu64,
@@ -201,13 +164,12 @@ static int clone_root(const sandy_writable_root *r, bool keep_ro,
 
 	if (dir < 0)
 		return -1;
-	tree = sys_open_tree(dir, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-					  AT_RECURSIVE | AT_EMPTY_PATH);
+	tree = sandy_tree_clone(dir);
 	close(dir);
 	if (tree < 0)
 		return fail(err, "cloning a writable root", errno);
-	if (!keep_ro &&
-	    set_attr(tree, "", AT_EMPTY_PATH, 0, MOUNT_ATTR_RDONLY) != 0) {
+	if (!keep_ro && sandy_mount_attr(tree, "", AT_EMPTY_PATH, 0,
+					 MOUNT_ATTR_RDONLY) != 0) {
 		close(tree);
 		return fail(err, "a writable root", errno);
 	}
@@ -225,7 +187,7 @@ static int place_of(const sandy_writable_root *r, int tmp, sandy_error *err)
 	if (!sandy_path_within("/tmp", r->path))
 		return open_root(r, err);
 	fd = sandy_make_mountpoint(tmp, in_tmp, true) == 0
-		     ? open_no_symlinks(tmp, in_tmp + 1, O_DIRECTORY)
+		     ? sandy_open_no_symlinks(tmp, in_tmp + 1, O_DIRECTORY)
 		     : -1;
 	return fd >= 0 ? fd : fail(err, "attaching a writable root", errno);
 }
@@ -256,7 +218,8 @@ static int protect_one(int ws, const char *root, const char *dir,
 			*next++ = '\0';
 		if (next == NULL && !last_ro)
 			break;
-		fd = open_no_symlinks(at, c, next == NULL ? 0 : O_DIRECTORY);
+		fd = sandy_open_no_symlinks(at, c,
+					    next == NULL ? 0 : O_DIRECTORY);
 		if (fd < 0) {
 			rc = errno == ENOENT ? 1 : -1;
 			break;
@@ -269,7 +232,8 @@ static int protect_one(int ws, const char *root, const char *dir,
 			at = fd;
 			continue;
 		}
-		tree = cover(fd, next == NULL ? MOUNT_ATTR_RDONLY : 0, 0);
+		tree = sandy_tree_cover(fd, next == NULL ? MOUNT_ATTR_RDONLY : 0,
+					NULL);
 		close(fd);
 		if (tree < 0) {
 			rc = -1;
@@ -347,9 +311,8 @@ static int writable_roots(const sandy_writable_root *roots, size_t n,
 		if ((trees[done] = clone_root(&roots[done], ro, err)) < 0)
 			goto out;
 	}
-	tmp = sandy_new_tmpfs("1777", NULL, MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
-	if (tmp < 0 || sys_move_mount(tmp, "", AT_FDCWD, "/tmp",
-				  MOVE_MOUNT_F_EMPTY_PATH) != 0) {
+	tmp = sandy_new_temp_area();
+	if (tmp < 0 || sandy_tree_attach_at(tmp, AT_FDCWD, "/tmp") != 0) {
 		fail(err, "the private /tmp", errno);
 		goto out;
 	}
@@ -359,9 +322,7 @@ static int writable_roots(const sandy_writable_root *roots, size_t n,
 
 		if (place < 0)
 			goto out;
-		if (sys_move_mount(trees[i], "", place, "",
-			       MOVE_MOUNT_F_EMPTY_PATH |
-				       MOVE_MOUNT_T_EMPTY_PATH) != 0) {
+		if (sandy_tree_attach(trees[i], place) != 0) {
 			fail(err, "attaching a writable root", errno);
 			close(place);
 			goto out;

@@ -37,8 +37,43 @@ int sandy_view_pin(const sandy_resolved *r, sandy_view *v, sandy_error *err);
 /* The absolute path as one relative to a tree's root ("." for the root
  * itself). */
 const char *sandy_tree_rel(const char *path);
+/* path at dfd opened O_PATH and close-on-exec (flags added: O_DIRECTORY,
+ * or 0) without following any symlink, magic links included; -1 with
+ * errno (ENOSYS: no openat2). */
+int sandy_open_no_symlinks(int dfd, const char *path, int flags);
+/* A detached copy of the mount tree at fd, every mount beneath it
+ * included, or -1 with errno. */
+int sandy_tree_clone(int fd);
+/* mount_setattr of the mount at path beneath dfd (flags: AT_EMPTY_PATH
+ * for dfd's own, AT_RECURSIVE for every mount beneath it too,
+ * AT_SYMLINK_NOFOLLOW): the attributes in set on, those in clr off, and
+ * nothing else (no propagation, no id map). 0, or -1 with errno. */
+int sandy_mount_attr(int dfd, const char *path, unsigned int flags,
+		     unsigned long long set, unsigned long long clr);
+/* A detached tree attached over the place target is (an O_PATH
+ * descriptor), or at path beneath dfd. 0, or -1 with errno. */
+int sandy_tree_attach(int tree, int target);
+int sandy_tree_attach_at(int tree, int dfd, const char *path);
+/* The call of sandy_tree_cover that failed, for the caller's words. */
+typedef enum sandy_tree_step {
+	SANDY_TREE_CLONE,
+	SANDY_TREE_ATTR,
+	SANDY_TREE_ATTACH,
+	SANDY_TREE_STEPS
+} sandy_tree_step;
+/* fd's mount tree cloned, set (MOUNT_ATTR_*, or 0 for none) added to
+ * every mount of the clone while it is detached, and the clone attached
+ * over fd's own place: bound onto itself, the place cannot be renamed,
+ * and with MOUNT_ATTR_RDONLY nothing in it written. The clone's
+ * descriptor (the caller closes it; a walk may go on beneath it), or -1
+ * with errno and, when failed is not NULL, the failing call in *failed. */
+int sandy_tree_cover(int fd, unsigned long long set, sandy_tree_step *failed);
 /* A detached tmpfs (mode, size or NULL, MOUNT_ATTR_*), or -1 with errno. */
 int sandy_new_tmpfs(const char *mode, const char *size, unsigned int attr);
+/* A temp area (the guard's /tmp, the view's --tmpfs): a detached empty
+ * tmpfs of the kernel's default size, mode 1777, nosuid and nodev (exec
+ * allowed: the seam promises execution everywhere), or -1 with errno. */
+int sandy_new_temp_area(void);
 /* The objects a deny is covered with, on a detached tmpfs of their own
  * (read-only, nosuid, nodev, noexec): an empty directory "d" and an empty
  * file "f", both mode 0, which no confined command opens (it holds no

@@ -5,11 +5,23 @@
  * here once, so that a flag, a mode or a lookup rule cannot differ
  * between the two.
  *
- * New file systems are made detached (fsopen, fsconfig, fsmount) with
- * their attributes given at fsmount, so none is ever visible with fewer;
- * each returns a descriptor, or -1 with errno (a descriptor it made
- * closed, errno kept), and the caller names the step in its own error
- * and fails closed. */
+ * The rules each operation keeps:
+ * - By descriptor: a tree is cloned from, changed through and attached
+ *   over a descriptor its caller opened and checked; where a caller names
+ *   a path instead, it is beneath a descriptor the caller holds, or one of
+ *   its fixed mounts ("/", "/tmp", "/proc", "/dev"). Opening a place
+ *   follows no symlink, magic links included.
+ * - Changed while detached: a clone's attributes are set before it is
+ *   attached, and a new file system gets its attributes at fsmount (the
+ *   deny objects, written first, are locked before they are returned), so
+ *   nothing made here is attached with fewer attributes than its caller
+ *   asked for.
+ * - Attributes only as the caller names them: propagation is the
+ *   namespaces' (namespaces.c made every mount private before either view
+ *   is built), and nothing here changes it or maps a mount's ids.
+ * - Each returns -1 with errno when a call fails, a descriptor it made
+ *   closed and errno kept; the caller names the step in its own error and
+ *   fails closed. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -30,6 +42,63 @@ const char *sandy_tree_rel(const char *path)
 	return *path ? path : ".";
 }
 
+int sandy_open_no_symlinks(int dfd, const char *path, int flags)
+{
+	return sandy_open_how(dfd, path,
+			      (unsigned long long)(O_PATH | O_CLOEXEC | flags),
+			      RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
+}
+
+int sandy_tree_clone(int fd)
+{
+	return sys_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
+					     AT_RECURSIVE | AT_EMPTY_PATH);
+}
+
+int sandy_mount_attr(int dfd, const char *path, unsigned int flags,
+		     unsigned long long set, unsigned long long clr)
+{
+	struct mount_attr ma = {.attr_set = set, .attr_clr = clr};
+
+	return sys_mount_setattr(dfd, path, flags, &ma, sizeof(ma));
+}
+
+int sandy_tree_attach(int tree, int target)
+{
+	return sys_move_mount(tree, "", target, "",
+			      MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+}
+
+int sandy_tree_attach_at(int tree, int dfd, const char *path)
+{
+	return sys_move_mount(tree, "", dfd, path, MOVE_MOUNT_F_EMPTY_PATH);
+}
+
+int sandy_tree_cover(int fd, unsigned long long set, sandy_tree_step *failed)
+{
+	sandy_tree_step step = SANDY_TREE_CLONE;
+	int tree = sandy_tree_clone(fd), e;
+
+	if (tree < 0)
+		goto fail;
+	step = SANDY_TREE_ATTR;
+	if (set != 0 && sandy_mount_attr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE,
+					 set, 0) != 0)
+		goto fail;
+	step = SANDY_TREE_ATTACH;
+	if (sandy_tree_attach(tree, fd) != 0)
+		goto fail;
+	return tree;
+fail:
+	e = errno;
+	if (tree >= 0)
+		close(tree);
+	if (failed != NULL)
+		*failed = step;
+	errno = e;
+	return -1;
+}
+
 /* size NULL: the kernel's default (half of RAM), for temp areas. */
 int sandy_new_tmpfs(const char *mode, const char *size, unsigned int attr)
 {
@@ -47,6 +116,12 @@ int sandy_new_tmpfs(const char *mode, const char *size, unsigned int attr)
 	close(fs);
 	errno = saved;
 	return mnt;
+}
+
+int sandy_new_temp_area(void)
+{
+	return sandy_new_tmpfs("1777", NULL,
+			       MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
 }
 
 /* The atime rule of the host's /proc, which a new procfs of a user
@@ -112,10 +187,6 @@ int sandy_make_mountpoint(int root, const char *path, bool is_dir)
 
 int sandy_new_deny_objects(void)
 {
-	struct mount_attr ma = {.attr_set = MOUNT_ATTR_RDONLY |
-					    MOUNT_ATTR_NOSUID |
-					    MOUNT_ATTR_NODEV |
-					    MOUNT_ATTR_NOEXEC};
 	int fs = sandy_new_tmpfs("0555", "1m", 0), fd, e;
 
 	if (fs < 0)
@@ -124,7 +195,10 @@ int sandy_new_deny_objects(void)
 	    (fd = openat(fs, "f", O_WRONLY | O_CREAT | O_CLOEXEC, 0)) < 0)
 		goto fail;
 	close(fd);
-	if (sys_mount_setattr(fs, "", AT_EMPTY_PATH, &ma, sizeof(ma)) != 0)
+	if (sandy_mount_attr(fs, "", AT_EMPTY_PATH,
+			     MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOSUID |
+				     MOUNT_ATTR_NODEV | MOUNT_ATTR_NOEXEC,
+			     0) != 0)
 		goto fail;
 	return fs;
 fail:
@@ -141,8 +215,7 @@ int sandy_cover_with_deny_object(int deny_objs, bool is_dir, int target)
 
 	if (tree < 0)
 		return -1;
-	rc = sys_move_mount(tree, "", target, "",
-			    MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH);
+	rc = sandy_tree_attach(tree, target);
 	e = errno;
 	close(tree);
 	errno = e;
