@@ -12,7 +12,8 @@
  * What the policy alone decides (which paths, sorted, what the rules give
  * each, which are never mounted, which denies act at all) is the view
  * plan's (plan.c); this file decides what needs the objects: placeholders
- * and attributes by type, and which entries share a mount.
+ * and attributes by type, and which entries share a mount. Each operation
+ * on a mount is mount_tree.c's, as the bubblewrap guard's view's are.
  *
  * View semantics (the choices documented):
  * - A subtree grant (or a file grant) is a recursive bind of the object:
@@ -80,7 +81,6 @@
 #include "../core/paths.h"
 #include "../core/stat.h"
 
-#define PIN_RESOLVE (RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS)
 #define VIEW_RESOLVE (RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | \
 		      RESOLVE_NO_MAGICLINKS)
 
@@ -145,13 +145,6 @@ static bool same_mount(int a, int b)
 	       sa.stx_mnt_id == sb.stx_mnt_id;
 }
 
-/* A detached copy of the mount tree at fd, mounts beneath included. */
-static int clone_of(int fd)
-{
-	return sys_open_tree(fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC |
-					     AT_EMPTY_PATH | AT_RECURSIVE);
-}
-
 /* The pin an object found at path in the view must match: none in the
  * namespace's procfs, which is not what the host showed. */
 static const sandy_pin *expected(const char *path, const sandy_pin *pin)
@@ -178,7 +171,7 @@ static int pin_one(const char *path, const sandy_identity *expect,
 	struct stat st;
 
 	p->path = path;
-	p->fd = sandy_open_how(AT_FDCWD, path, O_PATH | O_CLOEXEC, PIN_RESOLVE);
+	p->fd = sandy_open_no_symlinks(AT_FDCWD, path, 0);
 	if (p->fd < 0 || sandy_stat(p->fd, NULL, 0, &st) != 0)
 		return -1;
 	if (expect->known && (expect->dev != (unsigned long long)st.st_dev ||
@@ -276,8 +269,7 @@ static int reverify(sandy_pin *a, size_t n, const char *section,
 		    sandy_error *err)
 {
 	for (size_t i = 0; i < n; i++) {
-		int fd = sandy_open_how(AT_FDCWD, a[i].path, O_PATH | O_CLOEXEC,
-				     PIN_RESOLVE);
+		int fd = sandy_open_no_symlinks(AT_FDCWD, a[i].path, 0);
 
 		if (fd < 0 || !same_object(fd, &a[i])) {
 			if (fd >= 0)
@@ -461,7 +453,7 @@ static int proc_tree(view_build *b, const view_entry *e, sandy_error *err)
 			    O_PATH | O_CLOEXEC, VIEW_RESOLVE);
 	if (fd < 0)
 		return view_fail(err, "open in the new /proc", errno);
-	tree = clone_of(fd);
+	tree = sandy_tree_clone(fd);
 	if (tree < 0)
 		view_fail(err, "open_tree of the new /proc", errno);
 	close(fd);
@@ -476,8 +468,6 @@ static int clone_trees(view_build *b, sandy_error *err)
 {
 	for (size_t i = 0; i < b->n; i++) {
 		view_entry *e = &b->e[i];
-		struct mount_attr ma = {.attr_set = 0};
-		struct mount_attr top = {.attr_clr = MOUNT_ATTR_RDONLY};
 		bool writable = !(e->attr & MOUNT_ATTR_RDONLY);
 		struct statvfs sv;
 
@@ -485,19 +475,18 @@ static int clone_trees(view_build *b, sandy_error *err)
 			continue;
 		if (sandy_view_own_proc(e->path))
 			e->tree_fd = proc_tree(b, e, err);
-		else if ((e->tree_fd = clone_of(e->pin->fd)) < 0)
+		else if ((e->tree_fd = sandy_tree_clone(e->pin->fd)) < 0)
 			view_fail(err, "open_tree", errno);
 		if (e->tree_fd < 0)
 			return -1;
 		if (writable && fstatvfs(e->tree_fd, &sv) != 0)
 			return view_fail(err, "fstatvfs", errno);
-		ma.attr_set = e->attr | MOUNT_ATTR_RDONLY;
-		if (sys_mount_setattr(e->tree_fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
-				  &ma, sizeof(ma)) != 0)
+		if (sandy_mount_attr(e->tree_fd, "", AT_EMPTY_PATH | AT_RECURSIVE,
+				     e->attr | MOUNT_ATTR_RDONLY, 0) != 0)
 			return view_fail(err, "mount_setattr", errno);
 		if (writable && !(sv.f_flag & ST_RDONLY) &&
-		    sys_mount_setattr(e->tree_fd, "", AT_EMPTY_PATH, &top,
-				  sizeof(top)) != 0)
+		    sandy_mount_attr(e->tree_fd, "", AT_EMPTY_PATH, 0,
+				     MOUNT_ATTR_RDONLY) != 0)
 			return view_fail(err, "mount_setattr top", errno);
 	}
 	return 0;
@@ -523,8 +512,7 @@ static int open_in_view(const view_build *b, const char *path,
 
 static int attach(int tree, int target, sandy_error *err)
 {
-	if (sys_move_mount(tree, "", target, "",
-		       MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH) != 0)
+	if (sandy_tree_attach(tree, target) != 0)
 		return view_fail(err, "move_mount", errno);
 	return 0;
 }
@@ -566,12 +554,10 @@ static int attach_tmpfs(view_build *b, sandy_error *err)
 			return view_fail(err, "temp area inside a grant", EINVAL);
 		if (sandy_make_mountpoint(b->root_fd, p, true) != 0)
 			return view_fail(err, "temp area mountpoint", errno);
-		fd = sandy_new_tmpfs("1777", NULL,
-			       MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV);
+		fd = sandy_new_temp_area();
 		if (fd < 0)
 			return view_fail(err, "temp area tmpfs", errno);
-		rc = sys_move_mount(fd, "", b->root_fd, sandy_tree_rel(p),
-				MOVE_MOUNT_F_EMPTY_PATH);
+		rc = sandy_tree_attach_at(fd, b->root_fd, sandy_tree_rel(p));
 		close(fd);
 		if (rc != 0)
 			return view_fail(err, "temp area move_mount", errno);
@@ -598,11 +584,26 @@ static bool ancestor_bound(const view_build *b, const char *p, size_t len)
 	return false;
 }
 
+/* The view's words for the call of sandy_tree_cover that failed, when it
+ * binds a directory onto itself (no attributes set) and when it makes a
+ * deny_write_exact object read-only. */
+static const char *const ancestor_step[SANDY_TREE_STEPS] = {
+	[SANDY_TREE_CLONE] = "open_tree ancestor",
+	[SANDY_TREE_ATTR] = "mount_setattr ancestor",
+	[SANDY_TREE_ATTACH] = "move_mount",
+};
+static const char *const deny_step[SANDY_TREE_STEPS] = {
+	[SANDY_TREE_CLONE] = "open_tree deny",
+	[SANDY_TREE_ATTR] = "mount_setattr deny",
+	[SANDY_TREE_ATTACH] = "move_mount",
+};
+
 /* Binds one directory onto itself: a mountpoint cannot be renamed. */
 static int bind_onto_itself(view_build *b, const char *path, size_t len,
 			    sandy_error *err)
 {
 	char buf[SANDY_PATH_MAX_BYTES + 1];
+	sandy_tree_step step = SANDY_TREE_CLONE;
 	int target, tree, rc;
 
 	memcpy(buf, path, len);
@@ -610,9 +611,8 @@ static int bind_onto_itself(view_build *b, const char *path, size_t len,
 	target = open_in_view(b, buf, NULL, err);
 	if (target < 0)
 		return -1;
-	tree = clone_of(target);
-	rc = tree < 0 ? view_fail(err, "open_tree ancestor", errno)
-		      : attach(tree, target, err);
+	tree = sandy_tree_cover(target, 0, &step);
+	rc = tree < 0 ? view_fail(err, ancestor_step[step], errno) : 0;
 	if (tree >= 0)
 		close(tree);
 	close(target);
@@ -648,24 +648,18 @@ static int bind_ancestors(view_build *b, const view_entry *m, const char *p,
 static int overmount(view_build *b, int target, const sandy_pin *pin,
 		     bool subtree, sandy_error *err)
 {
-	struct mount_attr ma = {.attr_set = MOUNT_ATTR_RDONLY};
-	int tree, rc;
+	sandy_tree_step step = SANDY_TREE_CLONE;
+	int tree;
 
 	if (subtree)
 		return sandy_cover_with_deny_object(b->deny_fd, pin->is_dir,
 						    target) == 0
 			       ? 0
 			       : view_fail(err, "cover deny", errno);
-	if ((tree = clone_of(target)) < 0)
-		return view_fail(err, "open_tree deny", errno);
-	rc = 0;
-	if (sys_mount_setattr(tree, "", AT_EMPTY_PATH | AT_RECURSIVE, &ma,
-			      sizeof(ma)) != 0)
-		rc = view_fail(err, "mount_setattr deny", errno);
-	if (rc == 0)
-		rc = attach(tree, target, err);
+	if ((tree = sandy_tree_cover(target, MOUNT_ATTR_RDONLY, &step)) < 0)
+		return view_fail(err, deny_step[step], errno);
 	close(tree);
-	return rc;
+	return 0;
 }
 
 /* A writable mount strictly beneath p (a grant nested in a denied path). */
@@ -741,16 +735,13 @@ static int attach_root(view_build *b, sandy_error *err)
 {
 	/* pivot_root needs the new root attached in this namespace: stack it
 	 * on the old root, the one place known to exist. */
-	if (sys_move_mount(b->root_fd, "", AT_FDCWD, "/",
-		       MOVE_MOUNT_F_EMPTY_PATH) != 0)
+	if (sandy_tree_attach_at(b->root_fd, AT_FDCWD, "/") != 0)
 		return view_fail(err, "attach root", errno);
 	return 0;
 }
 
 static int switch_root(view_build *b, sandy_error *err)
 {
-	struct mount_attr ma = {.attr_set = MOUNT_ATTR_RDONLY};
-
 	if (fchdir(b->root_fd) != 0)
 		return view_fail(err, "enter root", errno);
 	/* The old root ends up stacked on "." and is detached at once. */
@@ -759,7 +750,8 @@ static int switch_root(view_build *b, sandy_error *err)
 	if (umount2(".", MNT_DETACH) != 0)
 		return view_fail(err, "detach old root", errno);
 	/* the skeleton itself (not the grants on it) is read-only */
-	if (sys_mount_setattr(b->root_fd, "", AT_EMPTY_PATH, &ma, sizeof(ma)) != 0)
+	if (sandy_mount_attr(b->root_fd, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY,
+			     0) != 0)
 		return view_fail(err, "root read-only", errno);
 	if (chdir(b->p->cwd) != 0)
 		return view_fail(err, "enter working directory", errno);
