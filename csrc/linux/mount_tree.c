@@ -35,6 +35,18 @@
 #include "../core/sys.h"
 #include "../core/paths.h"
 
+/* fd closed (none when -1) with errno as the failure before it left it;
+ * rc, passed through. */
+static int closing(int fd, int rc)
+{
+	int e = errno;
+
+	if (fd >= 0)
+		close(fd);
+	errno = e;
+	return rc;
+}
+
 const char *sandy_tree_rel(const char *path)
 {
 	while (*path == '/')
@@ -77,7 +89,7 @@ int sandy_tree_attach_at(int tree, int dfd, const char *path)
 int sandy_tree_cover(int fd, unsigned long long set, sandy_tree_step *failed)
 {
 	sandy_tree_step step = SANDY_TREE_CLONE;
-	int tree = sandy_tree_clone(fd), e;
+	int tree = sandy_tree_clone(fd);
 
 	if (tree < 0)
 		goto fail;
@@ -90,13 +102,9 @@ int sandy_tree_cover(int fd, unsigned long long set, sandy_tree_step *failed)
 		goto fail;
 	return tree;
 fail:
-	e = errno;
-	if (tree >= 0)
-		close(tree);
 	if (failed != NULL)
 		*failed = step;
-	errno = e;
-	return -1;
+	return closing(tree, -1);
 }
 
 /* size NULL: the kernel's default (half of RAM), for temp areas. */
@@ -112,10 +120,7 @@ int sandy_new_tmpfs(const char *mode, const char *size, unsigned int attr)
 	     sys_fsconfig(fs, FSCONFIG_SET_STRING, "size", size, 0) == 0) &&
 	    sys_fsconfig(fs, FSCONFIG_CMD_CREATE, NULL, NULL, 0) == 0)
 		mnt = sys_fsmount(fs, FSMOUNT_CLOEXEC, attr);
-	int saved = errno;
-	close(fs);
-	errno = saved;
-	return mnt;
+	return closing(fs, mnt);
 }
 
 int sandy_new_temp_area(void)
@@ -139,7 +144,7 @@ static unsigned int atime_attr(unsigned long f_flag)
 int sandy_new_proc(int host_proc)
 {
 	struct statvfs sv;
-	int fs, mnt = -1, saved;
+	int fs, mnt = -1;
 
 	if (fstatvfs(host_proc, &sv) != 0)
 		return -1;
@@ -151,10 +156,7 @@ int sandy_new_proc(int host_proc)
 				  MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV |
 					  MOUNT_ATTR_NOEXEC |
 					  atime_attr(sv.f_flag));
-	saved = errno;
-	close(fs);
-	errno = saved;
-	return mnt;
+	return closing(fs, mnt);
 }
 
 int sandy_make_mountpoint(int root, const char *path, bool is_dir)
@@ -184,10 +186,9 @@ int sandy_make_mountpoint(int root, const char *path, bool is_dir)
 	return 0;
 }
 
-
 int sandy_new_deny_objects(void)
 {
-	int fs = sandy_new_tmpfs("0555", "1m", 0), fd, e;
+	int fs = sandy_new_tmpfs("0555", "1m", 0), fd;
 
 	if (fs < 0)
 		return -1;
@@ -202,23 +203,16 @@ int sandy_new_deny_objects(void)
 		goto fail;
 	return fs;
 fail:
-	e = errno;
-	close(fs);
-	errno = e;
-	return -1;
+	return closing(fs, -1);
 }
 
 int sandy_cover_with_deny_object(int deny_objs, bool is_dir, int target)
 {
 	int tree = sys_open_tree(deny_objs, is_dir ? "d" : "f",
-				 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC), rc, e;
+				 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
 
 	if (tree < 0)
 		return -1;
-	rc = sandy_tree_attach(tree, target);
-	e = errno;
-	close(tree);
-	errno = e;
-	return rc;
+	return closing(tree, sandy_tree_attach(tree, target));
 }
 
