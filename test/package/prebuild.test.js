@@ -95,4 +95,11 @@ t.test('a launcher build that fails names what to install, and leaves nothing', 
   const ok = build([])
   t.equal(ok.status, 0, ok.stderr)
   t.same(fs.readdirSync(out).sort(), ['sandy-launcher', 'sandy-launcher.sha256'])
+  // the parameters come from the command line only: node-gyp-build's LIBC
+  // tag, an ARCH or a test-only switch in the environment choose nothing
+  const digest = fs.readFileSync(path.join(out, 'sandy-launcher.sha256'), 'utf8')
+  const hostile = spawnSync('make', ['-s', '--no-print-directory', '-C', path.join(root, 'csrc'), 'launcher', `O=${out}`],
+    { encoding: 'utf8', env: { ...env, LIBC: 'glibc', ARCH: 'x86_64', VARIANT: 'sanitize', EXTRA_CFLAGS: '-DSANDY_TEST_SKIP_SECCOMP' } })
+  t.equal(hostile.status, 0, hostile.stderr)
+  t.equal(fs.readFileSync(path.join(out, 'sandy-launcher.sha256'), 'utf8'), digest, 'the same launcher, byte for byte')
 })
