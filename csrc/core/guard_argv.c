@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "paths.h"
 #include "policy_argv.h"
 
 size_t sandy_guard_words(const char *launcher, const sandy_guard_args *g,
@@ -21,7 +22,16 @@ size_t sandy_guard_words(const char *launcher, const sandy_guard_args *g,
 			return 0;
 	for (size_t i = 0; i < g->n_watches; i++)
 		if (!sandy_watch_name_valid(g->watches[i].name) ||
-		    g->watches[i].dir[0] != '/')
+		    !sandy_path_canonical(g->watches[i].dir))
+			return 0;
+	for (size_t i = 0; i < g->n_roots; i++)
+		if (!sandy_path_canonical(g->roots[i].path))
+			return 0;
+	for (size_t i = 0; i < g->n_protect; i++)
+		if (!sandy_path_canonical(g->protect[i]))
+			return 0;
+	for (size_t i = 0; i < g->n_deny_reads; i++)
+		if (!sandy_path_canonical(g->deny_reads[i].path))
 			return 0;
 	words[n++] = launcher;
 	words[n++] = SANDY_GUARD_MAGIC;
@@ -74,18 +84,20 @@ int sandy_guard_from_argv(int argc, char *const argv[], sandy_guard_args *g,
 		i += 2;
 	}
 	while (i + 2 < argc && strcmp(argv[i], "--bind-root") == 0 &&
+	       sandy_path_canonical(argv[i + 1]) &&
 	       g->n_roots < SANDY_GUARD_ROOTS_MAX) {
 		g->roots[g->n_roots++] =
 			(sandy_writable_root){argv[i + 1], argv[i + 2]};
 		i += 3;
 	}
 	while (i + 1 < argc && strcmp(argv[i], "--protect") == 0 &&
+	       sandy_path_canonical(argv[i + 1]) &&
 	       g->n_roots > 0 && g->n_protect < SANDY_GUARD_PROTECT_MAX) {
 		g->protect[g->n_protect++] = argv[i + 1];
 		i += 2;
 	}
 	while (i + 2 < argc && strcmp(argv[i], "--deny-read") == 0 &&
-	       argv[i + 1][0] == '/' &&
+	       sandy_path_canonical(argv[i + 1]) &&
 	       g->n_deny_reads < SANDY_DENY_READS_MAX) {
 		g->deny_reads[g->n_deny_reads++] =
 			(sandy_writable_root){argv[i + 1], argv[i + 2]};
@@ -103,13 +115,14 @@ int sandy_guard_from_argv(int argc, char *const argv[], sandy_guard_args *g,
 	}
 	while (i + 3 < argc && strcmp(argv[i], "--watch") == 0 &&
 	       g->n_roots > 0 && g->n_watches < SANDY_WATCHES_MAX &&
-	       argv[i + 1][0] == '/' && sandy_watch_name_valid(argv[i + 3])) {
+	       sandy_path_canonical(argv[i + 1]) &&
+	       sandy_watch_name_valid(argv[i + 3])) {
 		g->watches[g->n_watches++] = (struct sandy_launch_watch){
 			argv[i + 1], argv[i + 2], argv[i + 3]};
 		i += 4;
 	}
 	if (i + 1 >= argc || strcmp(argv[i], "--") != 0 ||
-	    argv[i + 1][0] != '/')
+	    !sandy_path_canonical(argv[i + 1]))
 		goto malformed;
 	g->runner = i + 1;
 	return 0;

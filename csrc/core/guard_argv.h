@@ -24,6 +24,9 @@
  *   environment, which bubblewrap passes on to the command;
  * --watch: as policy_argv.h's, watched by the guard's outer process, only
  *   after a --bind-root.
+ * Every PATH, DIR and the runner is canonical absolute text
+ * (paths.h's sandy_path_canonical): the encoder refuses, and the decoder
+ * stops at, any other, since the guard's checks compare paths as text.
  * The addon encodes them (backends/bwrap.c, bubblewrap's prefix), the launcher
  * decodes them (launcher/launcher.c) and the guard's steps act on them
  * (linux/guard.c, linux/guard_view.c). */

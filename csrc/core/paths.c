@@ -18,6 +18,26 @@ bool sandy_path_within(const char *dir, const char *path)
 	       (path[n] == '\0' || path[n] == '/');
 }
 
+bool sandy_path_canonical(const char *path)
+{
+	const char *c = path;
+
+	if (path[0] != '/')
+		return false;
+	if (path[1] == '\0')
+		return true;
+	/* each component, after its slash: not empty, ".", or ".." */
+	while (*c == '/') {
+		size_t len = strcspn(c + 1, "/");
+
+		if (len == 0 || (len == 1 && c[1] == '.') ||
+		    (len == 2 && c[1] == '.' && c[2] == '.'))
+			return false;
+		c += 1 + len;
+	}
+	return true;
+}
+
 size_t sandy_utf8_sequence(const char *text, size_t n, size_t *bad)
 {
 	const unsigned char *s = (const unsigned char *)text;

@@ -15,6 +15,12 @@
  * this function does not look at the file system). */
 bool sandy_path_within(const char *dir, const char *path);
 
+/* True when path is canonical absolute text, the form sandy_path_within
+ * takes: it starts with "/", and no component is empty (a doubled or
+ * trailing slash; "/" alone is canonical), "." or "..". Text that crossed
+ * a process boundary is held to it before any containment is asked of it. */
+bool sandy_path_canonical(const char *path);
+
 /* The length of the well-formed UTF-8 sequence at s (n >= 1 bytes
  * readable there), or 0 when it is not one: RFC 3629, so overlong forms,
  * surrogates (U+D800..U+DFFF) and code points past U+10FFFF are refused,

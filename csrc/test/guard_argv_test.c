@@ -35,6 +35,13 @@ static const struct {
 	{"a protected read that is not absolute", W(G, "--deny-read", "h/.npmrc", "3:4", "--", "/usr/bin/bwrap"), false},
 	{"a kept name that is no variable's", W(G, "--scrub-env", "--keep-env", "A=B", "--", "/usr/bin/bwrap"), false},
 	{"a protected read after the scrub", W(G, "--scrub-env", "--deny-read", "/h/.npmrc", "3:4", "--", "/usr/bin/bwrap"), false},
+	/* the guard compares paths as text: only canonical text is taken */
+	{"a root spelled through ..", W(G, "--bind-root", "/tmp/../proc", "1:2", "--", "/usr/bin/bwrap"), false},
+	{"a protected directory with a trailing slash", W(G, "--bind-root", "/ws", "1:2", "--protect", "/ws/c/", "--", "/usr/bin/bwrap"), false},
+	{"a protected read with a doubled slash", W(G, "--deny-read", "//h/.npmrc", "3:4", "--", "/usr/bin/bwrap"), false},
+	{"a watched directory through .", W(G, "--bind-root", "/ws", "1:2", "--watch", "/ws/./.git", "1:3", "config", "--", "/usr/bin/bwrap"), false},
+	{"a runner spelled through ..", W(G, "--", "/usr/bin/../bin/bwrap"), false},
+	{"a watched directory, canonical", W(G, "--bind-root", "/ws", "1:2", "--watch", "/ws/.git", "1:3", "config", "--", "/usr/bin/bwrap"), true},
 };
 
 
@@ -127,6 +134,11 @@ int main(void)
 		g.n_deny_reads = SANDY_DENY_READS_MAX + 1;
 		tap_check(sandy_guard_words("/launcher", &g, words) == 0,
 		      "the encoder refuses one protected read too many");
+		g.n_deny_reads = 0;
+		g.n_roots = 1;
+		g.roots[0].path = "/tmp/../proc";
+		tap_check(sandy_guard_words("/launcher", &g, words) == 0,
+		      "the encoder refuses a root that is not canonical");
 	}
 	{
 		sandy_guard_args g = {.deny_reads = {{"/h/.npmrc", "3:4"}},

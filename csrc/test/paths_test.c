@@ -75,6 +75,20 @@ static void within_table(const char *file)
 	cJSON_Delete(doc);
 }
 
+typedef struct canonical_case {
+	const char *path;
+	bool want;
+} canonical_case;
+
+static const canonical_case canonical_cases[] = {
+	{"/", true}, {"/a", true}, {"/a/b", true}, {"/a/.b", true},
+	{"/a/..b", true}, {"/a/...", true}, {"/.x", true},
+	{"", false}, {"a", false}, {"a/b", false}, {"//", false},
+	{"//a", false}, {"/a//b", false}, {"/a/", false}, {"/.", false},
+	{"/..", false}, {"/a/.", false}, {"/a/..", false}, {"/a/./b", false},
+	{"/tmp/../proc", false}, {"/a/b/", false},
+};
+
 typedef struct utf8_case {
 	const char *name;
 	const char *bytes;
@@ -139,6 +153,13 @@ int main(int argc, char **argv)
 	const char *table = argc > 1 ? argv[1]
 				     : "test/fixtures/containment-cases.json";
 	within_table(table);
+	for (size_t i = 0; i < sizeof(canonical_cases) / sizeof(*canonical_cases);
+	     i++) {
+		const canonical_case *c = &canonical_cases[i];
+
+		tap_ok(sandy_path_canonical(c->path) == c->want,
+		       "\"%s\" %s canonical", c->path, c->want ? "is" : "is not");
+	}
 	for (size_t i = 0; i < sizeof(utf8_cases) / sizeof(*utf8_cases); i++) {
 		const utf8_case *c = &utf8_cases[i];
 		bool got = sandy_utf8_valid(c->bytes, c->len);
