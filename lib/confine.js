@@ -104,7 +104,9 @@ function confineWith (argv, policy, options = {}, inject = {}) {
     argv: Object.freeze(full),
     enforcement,
     denialSignatures: denialSignatures(policy.allowsSubprocesses),
-    runnerFailureRules: launcherRules(nonce)
+    runnerFailureRules: launcherRules(nonce),
+    // (the launcher itself, the seam's 'sandy' backend)
+    backend: 'sandy'
   })
 }
 

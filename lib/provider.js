@@ -491,7 +491,8 @@ function createLocalSandboxProvider (options = {}) {
     const r = arbitration()
     if (r.selected === null) throw unavailable(r)
     const out = confineWith(r, config, checked, argv)
-    return Object.freeze({ ...out, argv: Object.freeze(checkArgvSize([...out.argv], (why) => new RangeError(why))), writableRoots: Object.freeze(out.writableRoots) })
+    // (backend: which one made the argv, as probe().selected names it)
+    return Object.freeze({ ...out, argv: Object.freeze(checkArgvSize([...out.argv], (why) => new RangeError(why))), writableRoots: Object.freeze(out.writableRoots), backend: r.selected })
   }
 
   // With { workspaceRoot }, also what a workspace-write run there leaves

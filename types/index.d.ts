@@ -77,6 +77,12 @@ export interface ConfinedArgv {
   denialSignatures: readonly string[]
   /** Structured runner-failure evidence rules, checked before denials. */
   runnerFailureRules: readonly RunnerFailureRule[]
+  /**
+   * Which backend made the argv, as the provider's `probe().selected` names
+   * it (`'sandy'` for `confinePolicy`). Optional: a ConfinedArgv made
+   * elsewhere (dsh's own providers) does not say.
+   */
+  backend?: BackendName | 'runner'
 }
 
 // ---- Sandy's policy model --------------------------------------------------

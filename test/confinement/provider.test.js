@@ -8,7 +8,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
 const sandy = require('../..')
-const { users, plainNodeEnv } = require('../helpers/sandbox.js')
+const { users, plainNodeEnv, confineAs } = require('../helpers/sandbox.js')
 const { UNCOVERED } = require('../../scripts/test-verdict.js')
 
 const { createLocalSandboxProvider, classifyExit, classifySpawnError, SandboxUnavailableError } = sandy
@@ -240,6 +240,25 @@ t.test('arbitration follows the design order and is cached', async (t) => {
   t.equal(c.enforcement, 'full')
   t.ok(Object.isFrozen(c) && Object.isFrozen(c.argv))
   t.equal(c.argv.at(-1), 'true')
+})
+
+// Which backend made an argv is on the argv itself (issue 31): what the
+// provider's probe().selected says, for every usable backend (landlock, not
+// offered to root, from a process of uid 65534), an operator's runner and
+// confinePolicy's launcher.
+t.test('a ConfinedArgv names the backend that made it', async (t) => {
+  const request = { mode: 'read-only', workspaceRoot: os.tmpdir() }
+  for (const backend of usable) {
+    const provider = createLocalSandboxProvider({ backend })
+    t.equal(provider.confine(['true'], request).backend, backend, `${backend}: named`)
+    t.equal(provider.probe().selected, backend, `${backend}: as probe().selected`)
+  }
+  const auto = createLocalSandboxProvider()
+  t.equal(auto.confine(['true'], request).backend, auto.probe().selected, "auto: the one it selected ('sandy')")
+  if (ROOT) t.equal(confineAs(users().at(-1), 'landlock', ['true'], request).backend, 'landlock', 'landlock, made by uid 65534')
+  const runner = { argv: ['/usr/bin/env', '--'], runnerFailureSignatures: ['operator-runner: refused'], enforcement: 'partial' }
+  t.equal(createLocalSandboxProvider({ runner }).confine(['true'], request).backend, 'runner', 'an operator\'s runner')
+  t.equal(sandy.confinePolicy(['true'], new sandy.SandboxPolicy('block_all').grant('/usr', 'read', 'subtree'), { cwd: '/usr' }).backend, 'sandy', 'confinePolicy: the launcher')
 })
 
 t.test('options and policies are validated', async (t) => {

@@ -66,6 +66,9 @@ const arbitration: ProviderProbeReport = provider.probe()
 const warned: readonly string[] | undefined = provider.probe({ workspaceRoot: '/srv/project' }).warnings
 const candidate: ProviderCandidate | undefined = arbitration.candidates[0]
 const wrapped: ConfinedArgv = provider.confine(['true'], seam)
+// (optional: a ConfinedArgv without it, as dsh's providers make, above)
+const madeBy: BackendName | 'runner' | undefined = wrapped.backend
+void madeBy
 const writer: SandboxProvider = sandy.createLocalSandboxProvider({ writableRoots: ['/home/u/.npm'] })
 const shielded: SandboxProvider = sandy.createLocalSandboxProvider({ protect: ['credentials'], denyRead: ['/srv/secret'], keepEnv: ['CI_TOKEN'] })
 const held: string | null | undefined = shielded.probe().candidates[0].protections?.files

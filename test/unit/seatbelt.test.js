@@ -139,6 +139,7 @@ t.test('a darwin provider confines through sandbox-exec, with the probe\'s verdi
   t.same(ro.denialSignatures, ['Operation not permitted'])
   t.same(ro.runnerFailureRules, binding.addon.backendDialect('seatbelt').runnerFailureRules)
   t.same(ro.writableRoots, [])
+  t.equal(ro.backend, 'seatbelt', 'and says which backend made it')
   t.ok(Object.isFrozen(ro) && Object.isFrozen(ro.argv), 'frozen like every ConfinedArgv')
   t.equal(fs.readdirSync(os.tmpdir()).length, before, 'read-only makes no temp directory')
   const ws = provider.confine(['make'], { mode: 'workspace-write', workspaceRoot: path.join(dir, '.') })

@@ -6,6 +6,7 @@ import type { ConfinedArgv } from '@deepseek-ai/dsh-sandbox'
 import { SandboxPolicyService } from '@deepseek-ai/dsh-sandbox-policy'
 import sandy, { SandySandboxProvider, SandyPolicyService, apply, name } from 'sandy-native/dsh'
 import type { SandyDshConfig, SandyProviderConfig } from 'sandy-native/dsh'
+import { classifyExit } from 'sandy-native'
 
 const config: SandyDshConfig = { mode: 'workspace-write', workspaceRoot: '/srv/work', backend: 'auto', writableRoots: ['/home/u/.npm'], protect: ['credentials'], denyRead: ['/srv/secret'], keepEnv: ['CI_TOKEN'] }
 const runner: SandyProviderConfig = { runnerCommand: ['/usr/bin/env'], runnerFailureSignatures: ['env: '], runnerEnforcement: 'partial' }
@@ -17,4 +18,6 @@ const provider: SandboxProvider = new SandySandboxProvider(ctx, runner)
 const wrapped: ConfinedArgv = provider.confine(['true'], { mode: 'read-only', workspaceRoot: '/srv/work' })
 const selected: string | null = new SandySandboxProvider(ctx).probe().selected
 const policies: SandboxPolicyService = new SandyPolicyService(ctx, { mode: 'read-only' })
-void [label, wrapped, selected, policies]
+// dsh's ConfinedArgv is this package's (whose backend is optional)
+const verdict = classifyExit(wrapped, { code: 1, signal: null, stderr: '' })
+void [label, wrapped, selected, policies, verdict]
