@@ -190,7 +190,13 @@ const isVersion = (arg) => arg === '--version' || arg === '-V'
 
 async function main (argv, io = defaultIo) {
   const [word, ...args] = argv
-  if (word === undefined || isHelp(word)) {
+  // (no command is a usage error: the usage, on stderr; asked for, it is
+  // the answer, on stdout)
+  if (word === undefined) {
+    io.err(help())
+    return USAGE_EXIT
+  }
+  if (isHelp(word)) {
     io.out(help())
     return 0
   }

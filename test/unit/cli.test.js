@@ -50,7 +50,7 @@ t.test('every help text fits 80 columns, and each command has an example', async
   t.match(commandHelp('run'), /\[--allow-write DIR\]\.\.\./, 'a repeatable option says so')
   // control: the check sees a long line
   t.ok('x'.repeat(81).split('\n').some((l) => l.length > 80))
-  for (const args of [[], ['--help'], ['-h'], ['help'], ['help', 'help']]) {
+  for (const args of [['--help'], ['-h'], ['help'], ['help', 'help']]) {
     const c = capture()
     t.equal(await main(args, c.io), 0)
     t.equal(c.o.out, help(), `sandy ${args.join(' ')}`)
@@ -99,6 +99,20 @@ const USAGE = [
   [['run', '--mode', 'read-only', '--root', '/no/such/dir', '--', 'true'], 'sandy run: --root /no/such/dir: no such directory (ENOENT)'],
   [['run', '--mode', 'read-only', '--cwd', '/etc/passwd', '--', 'true'], 'sandy run: --cwd /etc/passwd: not a directory']
 ]
+
+// Bare `sandy` is a usage error like the others (issue 31): the usage
+// goes to stderr and the status is 2, where asking for help answers on
+// stdout with 0 (above).
+t.test('sandy without a command prints the usage on stderr and exits 2', async (t) => {
+  const c = capture()
+  t.equal(await main([], c.io), 2, 'status 2')
+  t.equal(c.o.err, help(), 'the usage, on stderr')
+  t.equal(c.o.out, '', 'nothing on stdout')
+  const r = spawnSync(process.execPath, [CLI], { encoding: 'utf8', env })
+  t.equal(r.status, 2, 'bin/sandy: status 2')
+  t.equal(r.stderr, help(), 'bin/sandy: the usage, on stderr')
+  t.equal(r.stdout, '', 'bin/sandy: nothing on stdout')
+})
 
 t.test('usage errors exit 2 and name the flag', async (t) => {
   for (const [args, first] of USAGE) {

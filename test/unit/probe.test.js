@@ -314,9 +314,9 @@ t.test('sandy usage and errors', async (t) => {
   t.equal(bad.status, 2, 'unknown command exits 2')
   t.equal(bad.stdout, '')
   t.equal(bad.stderr, 'sandy: unknown command frobnicate\nRun `sandy help` for the commands.\n')
-  for (const args of [[], ['--help'], ['-h'], ['help']]) {
+  for (const args of [['--help'], ['-h'], ['help']]) {
     const res = run(cli, args)
-    t.equal(res.status, 0, `${args.join(' ') || 'no args'} exits 0`)
+    t.equal(res.status, 0, `${args.join(' ')} exits 0`)
     t.match(res.stdout, /^sandy \S+: confine the file effects of a command\n\nUsage:\n {2}sandy COMMAND \[OPTIONS\]\n/, 'help on stdout')
   }
   const extra = run(cli, ['probe', '--yaml'])
@@ -360,8 +360,8 @@ t.test('cli main() in-process', async (t) => {
   t.equal(await main(['toString'], c.io), 2, 'inherited object keys are not commands')
   t.match(c.o.err, /unknown command toString/)
   c = io()
-  t.equal(await main([], c.io), 0)
-  t.match(c.o.out, /\n {2}help +show help for sandy or for one command\n/)
+  t.equal(await main([], c.io), 2, 'no command: a usage error')
+  t.match(c.o.err, /\n {2}help +show help for sandy or for one command\n/, 'with the usage on stderr')
 })
 
 t.test('table rendering of failures', async (t) => {
