@@ -252,13 +252,21 @@ t.test('the README\'s own line in a fresh checkout, as root', async (t) => {
   fs.symlinkSync(path.join(ROOT, 'node_modules'), path.join(checkout, 'node_modules'))
   const outside = `/etc/sandy-readme-${process.pid}`
   t.teardown(() => fs.rmSync(outside, { force: true }))
-  // the README's line as written, through npx, which finds the checkout's bin
+  // the README's line as written, read from it, with a target in /etc of
+  // this run's own, its scratch directory made under one of this test's
+  // (TMPDIR), and npx, which finds the checkout's bin, by its path
+  const line = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8').split('\n').find((l) => l.includes('npx sandy run '))
+  t.match(line, /^dir=\$\(mktemp -d\) && npx sandy run --mode workspace-write --cwd "\$dir" -- sh -c '.*> \/etc\/x'$/, 'the README confines in a scratch directory')
   const sandyCli = git ? [path.join(path.dirname(process.execPath), 'npx'), '--no-install', 'sandy'] : [process.execPath, path.join(checkout, 'bin', 'sandy')]
-  const r = spawnSync('/usr/bin/env', ['-u', 'NODE_OPTIONS', ...sandyCli, 'run', '--mode', 'workspace-write', '--',
-    SH, '-c', `echo ok > here.txt; echo no > ${outside}`], { cwd: checkout, encoding: 'utf8', env: plainNodeEnv(withSanitizerEnv({ npm_config_update_notifier: 'false' })) })
+  const scratch = fs.mkdtempSync(path.join(dir, 'tmp-'))
+  const script = line.replace('npx sandy', ['/usr/bin/env', '-u', 'NODE_OPTIONS', ...sandyCli].join(' ')).replace('/etc/x', outside)
+  const r = spawnSync(SH, ['-c', script], { cwd: checkout, encoding: 'utf8', env: plainNodeEnv(withSanitizerEnv({ npm_config_update_notifier: 'false', TMPDIR: scratch })) })
   t.match(r.stderr, /Read-only file system/, 'the write to /etc is refused')
-  t.equal(fs.readFileSync(path.join(checkout, 'here.txt'), 'utf8'), 'ok\n', 'the write in the checkout landed')
-  t.notOk(fs.existsSync(outside))
+  const made = fs.readdirSync(scratch).filter((d) => fs.existsSync(path.join(scratch, d, 'here.txt')))
+  t.equal(made.length, 1, 'the write landed in the scratch directory')
+  t.equal(made.length === 1 && fs.readFileSync(path.join(scratch, made[0], 'here.txt'), 'utf8'), 'ok\n', 'as written')
+  t.notOk(fs.existsSync(path.join(checkout, 'here.txt')), 'and none in the checkout')
+  t.notOk(fs.existsSync(outside), 'nothing in /etc')
 })
 
 t.test('a root-owned, read-only install serves uid 65534 without a copy', { skip: process.getuid() !== 0 && `${require('../../scripts/test-verdict.js').UNCOVERED} a root-owned install used by uid 65534: this run is not root` }, async (t) => {
