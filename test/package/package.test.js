@@ -39,6 +39,17 @@ t.test('npm pack ships LICENSE, README, the code and types, and no C tests', asy
   t.same(fs.readdirSync(path.join(root, 'lib')).filter((f) => !files.includes(`lib/${f}`)), [], 'every lib/ file is shipped')
 })
 
+// `npm pack` leaves its tarball in the checkout: git is not to offer it
+// for a commit (issue 31).
+t.test('the tarball npm pack writes is ignored by git', async (t) => {
+  const r = spawnSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', env })
+  t.equal(r.status, 0, r.stderr)
+  const { filename } = JSON.parse(r.stdout)[0]
+  t.match(filename, /^sandy-native-.*\.tgz$/)
+  t.equal(spawnSync('git', ['check-ignore', '--quiet', filename], { cwd: root }).status, 0, `${filename} is ignored`)
+  t.equal(spawnSync('git', ['check-ignore', '--quiet', 'package.json'], { cwd: root }).status, 1, 'control: package.json is not')
+})
+
 t.test('package.json: license, repository, homepage, bugs', async (t) => {
   const pkg = require('../../package.json')
   t.equal(pkg.license, 'MIT')
