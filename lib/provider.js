@@ -444,8 +444,12 @@ function confineWith (report, { runner, writableRoots, shield }, policy, argv) {
 // ---- the package inside a workspace ----------------------------------------
 
 const PACKAGE_ROOT = path.resolve(__dirname, '..')
+// (with what to do: an install the workspace does not hold, or a
+// workspace that does not hold the install)
 const PACKAGE_INSIDE = 'sandy-native\'s own files (its JavaScript and addon) lie inside the writable workspace: ' +
-  'a confined command can change what the next Node process loads from them; install the package outside the workspace'
+  'a confined command can change what the next Node process loads from them; install the package outside the workspace ' +
+  '(globally with npm install -g, then run the sandy on your PATH rather than npx sandy; or as a dependency of ' +
+  'the tool that runs the agent rather than of the project it works in), or make the workspace root a directory that does not hold it'
 
 // Whether the directory "dev:ino" holds sandy-native's own files.
 const packageUnder = (id) => ancestorIds(fs.realpathSync(PACKAGE_ROOT)).has(id)

@@ -244,6 +244,18 @@ t.test('confine and the provider refuse, never run bare, when no verified launch
   t.match(report.candidates.find((c) => c.name === 'sandy'), { usable: false, enforcement: null, reason: 'no copy (test)' })
 })
 
+// The warning on the ordinary layout (the package in the project's own
+// node_modules) says what to do about it (issue 31): where else to install
+// the package, or which other root to give.
+t.test('the warning about the package inside the workspace says what to do', async (t) => {
+  const { createLocalSandboxProvider } = require('../..')
+  const [warning] = createLocalSandboxProvider().probe({ workspaceRoot: path.join(__dirname, '..', '..') }).warnings
+  t.match(warning, /^sandy-native's own files \(its JavaScript and addon\) lie inside the writable workspace: a confined command can change what the next Node process loads from them; /, 'what is at stake')
+  t.match(warning, /; install the package outside the workspace \(globally with npm install -g, then run the sandy on your PATH rather than npx sandy; or as a dependency of the tool that runs the agent rather than of the project it works in\)/,
+    'where to install it instead')
+  t.match(warning, /, or make the workspace root a directory that does not hold it$/, 'or which root to give instead')
+})
+
 t.test('the provider\'s probe with a workspace root: what a run there leaves unprotected', async (t) => {
   const { createLocalSandboxProvider } = require('../..')
   const provider = createLocalSandboxProvider()
