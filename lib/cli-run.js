@@ -154,7 +154,7 @@ function defaultConfine (argv, policy, options) {
 // with the --allow-write directories as its writable roots. A refused one
 // is named as the user typed it.
 function confineMode (opts) {
-  const { createLocalSandboxProvider, holdsPackage } = require('./provider')
+  const { createLocalSandboxProvider, holdsPackage, unprintedWarnings } = require('./provider')
   const provider = createLocalSandboxProvider({
     backend: opts.backend ?? 'auto',
     writableRoots: opts.writable.map((w) => w.dir),
@@ -173,7 +173,8 @@ function confineMode (opts) {
     throw err
   }
   const report = provider.probe(opts.mode === 'workspace-write' ? { workspaceRoot } : undefined)
-  const warnings = report.warnings ?? []
+  // (once per root in this process)
+  const warnings = report.warnings === undefined ? [] : unprintedWarnings(workspaceRoot, report.warnings)
   // (the writable roots this run really has, as the user typed them)
   for (const w of opts.writable) {
     const real = fs.realpathSync(w.dir)

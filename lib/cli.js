@@ -131,7 +131,10 @@ async function runProbe (opts, io) {
   const root = opts.root === undefined ? currentDir() : directory('--root', opts.root)
   const { protections, ...pkg } = packageFacts()
   const report = { package: pkg, ...require('./probe').probe(), protections }
-  report.warnings = require('./provider').workspaceWarnings(root)
+  const { workspaceWarnings, unprintedWarnings } = require('./provider')
+  report.warnings = workspaceWarnings(root)
+  // (shown whenever asked, and then not said again by a run in this process)
+  unprintedWarnings(root, report.warnings)
   const warnings = report.warnings.map((w) => `\nwarning: ${w}\n`).join('')
   io.out(opts.json ? JSON.stringify(report, null, 2) + '\n' : formatProbe(report) + warnings)
   return 0

@@ -470,6 +470,23 @@ function workspaceWarnings (workspaceRoot) {
   return [...(packageUnder(id) ? [PACKAGE_INSIDE] : []), ...linkWarnings(privatePackageFiles())]
 }
 
+// The warnings the command line has printed in this process, by canonical
+// workspace root: `sandy run` says each once per root, so a process that
+// runs many commands in one workspace is told once; `sandy probe`, asked,
+// always shows them. provider.probe() answers in full at every call.
+const printed = new Map()
+
+// Of the warnings about workspaceRoot (which exists), those this process
+// has not printed yet; all of them count as printed from now on.
+function unprintedWarnings (workspaceRoot, warnings) {
+  const root = fs.realpathSync.native(workspaceRoot)
+  const seen = printed.get(root) ?? new Set()
+  printed.set(root, seen)
+  const fresh = warnings.filter((w) => !seen.has(w))
+  for (const w of fresh) seen.add(w)
+  return fresh
+}
+
 // Whether a writable root (canonical) holds sandy-native's own files or
 // lies among them (its lib/, its build/): either way a confined command can
 // change what the next Node process loads. By device and inode.
@@ -518,4 +535,4 @@ function createLocalSandboxProvider (options = {}) {
   return Object.freeze({ confine, probe })
 }
 
-module.exports = { createLocalSandboxProvider, workspaceWarnings, holdsPackage, CONFINED_MODES }
+module.exports = { createLocalSandboxProvider, workspaceWarnings, unprintedWarnings, holdsPackage, CONFINED_MODES }

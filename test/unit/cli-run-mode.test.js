@@ -4,8 +4,9 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawn } = require('node:child_process')
-const { users, backendsFor, withSanitizerEnv } = require('../helpers/sandbox.js')
+const { spawn, spawnSync } = require('node:child_process')
+const { users, backendsFor, withSanitizerEnv, plainNodeEnv } = require('../helpers/sandbox.js')
+const { installPackage } = require('../helpers/package-copy.js')
 const { runCommand } = require('../../lib/cli-run.js')
 const { main } = require('../../lib/cli.js')
 
@@ -97,6 +98,64 @@ t.test('sandy run --mode argument errors and refusals', async (t) => {
   lines.length = 0
   t.equal(await runCommand(['--mode', 'read-only', '--root', pkgRoot, '--cwd', dir, '--', '/bin/true'], io), 0)
   t.same(lines, [], 'read-only: nothing there is writable, no warning')
+})
+
+// The warning about the package inside the workspace, in one process
+// (issue 31): a run says it once per workspace root, however the root is
+// spelt; `sandy probe` shows it whenever asked, once, and a run after it
+// does not say it again. Each process is a fresh copy of the CLI's modules
+// (the binding shared), so that no other case of this file has printed it.
+const INSIDE = /sandy-native's own files \(its JavaScript and addon\) lie inside the writable workspace: /g
+t.test('the package-inside warning is printed once per workspace root in one process', async (t) => {
+  const processOf = () => t.mockRequire('../../lib/cli.js', { '../../lib/binding.js': require('../../lib/binding.js') })
+  const pkgRoot = fs.realpathSync(path.join(__dirname, '..', '..'))
+  const alias = path.join(dir, 'alias-of-the-package')
+  fs.symlinkSync(pkgRoot, alias)
+  // how often stdout and stderr carry the warning
+  const said = async (cli, args) => {
+    const c = { out: '', err: '' }
+    t.equal(await cli.main(args, { out: (x) => { c.out += x }, err: (x) => { c.err += x } }), 0, args.join(' '))
+    return { out: (c.out.match(INSIDE) || []).length, err: (c.err.match(INSIDE) || []).length }
+  }
+  const run = (root) => ['run', '--mode', 'workspace-write', '--root', root, '--cwd', dir, '--', '/bin/true']
+  const one = processOf()
+  t.same(await said(one, run(pkgRoot)), { out: 0, err: 1 }, 'the first run warns')
+  t.same(await said(one, run(pkgRoot)), { out: 0, err: 0 }, 'the second run in this process does not')
+  t.same(await said(one, run(alias)), { out: 0, err: 0 }, 'nor a run with the same root spelt through a symlink')
+  t.same(await said(one, ['probe', '--root', pkgRoot]), { out: 1, err: 0 }, 'sandy probe --root, asked, shows it once')
+  t.same(await said(one, ['probe', '--root', pkgRoot]), { out: 1, err: 0 }, 'and again when asked again')
+  const two = processOf()
+  t.same(await said(two, ['probe', '--root', alias]), { out: 1, err: 0 }, 'another process: its probe shows it')
+  t.same(await said(two, run(pkgRoot)), { out: 0, err: 0 }, 'and a run after that probe of its root does not say it again')
+  t.same(await said(processOf(), run(alias)), { out: 0, err: 1 }, 'control: a third process\'s first run warns')
+})
+
+// The ordinary layout: a project with the package in its own node_modules,
+// and one Node process (the copy's main(), as a program that embeds the
+// CLI runs it) confining there again and again: each root that holds the
+// package is warned about once, another root again.
+t.test('on the ordinary layout each root that holds the package is warned about once per process', async (t) => {
+  const project = path.join(dir, 'project')
+  fs.mkdirSync(project)
+  const pkg = installPackage(project, { uid: process.getuid(), gid: process.getgid() })
+  const modules = path.join(project, 'node_modules')
+  const steps = [[project], [project], [modules], [project], [modules], [project, 'probe']]
+  const script = `const { main } = require(${JSON.stringify(path.join(pkg, 'lib', 'cli.js'))})
+    const pattern = ${INSIDE}
+    ;(async () => {
+      const counts = []
+      for (const [root, probe] of ${JSON.stringify(steps)}) {
+        let text = ''
+        const io = { out: (x) => { text += x }, err: (x) => { text += x } }
+        const args = probe ? ['probe', '--root', root] : ['run', '--mode', 'workspace-write', '--root', root, '--cwd', root, '--', '/bin/true']
+        counts.push([await main(args, io), (text.match(pattern) || []).length])
+      }
+      process.stdout.write(JSON.stringify(counts))
+    })()`
+  const r = spawnSync('/usr/bin/env', ['-u', 'NODE_OPTIONS', process.execPath, '-e', script], { cwd: project, env: plainNodeEnv(withSanitizerEnv({})), encoding: 'utf8' })
+  t.equal(r.status, 0, r.stderr)
+  t.same(JSON.parse(r.stdout || 'null'), [[0, 1], [0, 0], [0, 1], [0, 0], [0, 0], [0, 1]],
+    'the project: warned once; its node_modules, another root: once; sandy probe --root, asked: shown once')
 })
 
 // The shield flags reach the provider: the named file is unreadable inside
