@@ -1,0 +1,173 @@
+'use strict'
+// sandy-native/dsh and the dsh releases around it: the peer ranges of
+// package.json, read by npm's own semver (default options, as npm reads a
+// peer range) against the versions the registry listed
+// (test/fixtures/dsh-published.json, written by `npm view NAME versions
+// --json`: the test does not ask the network).
+const t = require('tap')
+const semver = require('semver')
+const pkg = require('../../package.json')
+const published = require('../fixtures/dsh-published.json')
+
+const SANDBOX = '@deepseek-ai/dsh-sandbox'
+const POLICY = '@deepseek-ai/dsh-sandbox-policy'
+const CORDIS = '@deepseek-ai/cordis'
+
+t.test('the peer ranges accept every published version of the peers, and refuse the versions around them', async (t) => {
+  const peers = pkg.peerDependencies
+  t.same(Object.keys(peers).sort(), [CORDIS, SANDBOX, POLICY], 'the three peers')
+  t.equal(peers[POLICY], peers[SANDBOX], 'dsh publishes its two packages together: one range for both')
+  for (const [name, versions] of Object.entries(published.peers)) {
+    t.ok(versions.length > 0, `${name}: published versions are listed`)
+    for (const v of versions) t.ok(semver.satisfies(v, peers[name]), `${name}@${v} satisfies ${peers[name]}`)
+  }
+  // outside: before the line the adapter was written for, a patch line
+  // without a clause, the next minor or major, a prerelease of a release
+  // before the range
+  const outside = {
+    [SANDBOX]: ['0.0.0', '0.0.1-rc.0', '0.0.2', '0.0.2-rc.1', '0.1.0-rc.7', '0.1.1-rc.1', '0.1.2-rc.1', '0.1.5-rc.1', '0.2.0-rc.1', '0.2.0', '1.0.0'],
+    [CORDIS]: ['3.9.9', '4.0.0', '4.0.5-rc.1', '4.1.0-rc.1', '5.0.0']
+  }
+  outside[POLICY] = outside[SANDBOX]
+  for (const [name, versions] of Object.entries(outside)) {
+    for (const v of versions) t.notOk(semver.satisfies(v, peers[name]), `${name}@${v} is outside ${peers[name]}`)
+  }
+  // the releases of each line after its first prerelease
+  for (const v of ['0.0.1', '0.1.0', '0.1.0-rc.9', '0.1.1', '0.1.1-rc.3', '0.1.4', '0.1.5-rc.3', '0.1.9']) {
+    t.ok(semver.satisfies(v, peers[SANDBOX]), `${SANDBOX}@${v} would be accepted`)
+  }
+  for (const v of ['4.0.5', '4.9.0']) t.ok(semver.satisfies(v, peers[CORDIS]), `${CORDIS}@${v} would be accepted`)
+})
+
+// dsh publishes its packages at one version, a line at a time; the sandbox
+// packages have not followed every line yet (0.1.1-rc.2 and 0.1.5-rc.2 are
+// published for other dsh packages only). A dsh-sandbox published with any
+// of them must be accepted, or a current dsh install conflicts with this
+// package; the lines before the adapter's first (0.1.0-rc.6, rc.7) are not.
+t.test('a dsh-sandbox at the version of any dsh release since 0.1.0-rc.8 is accepted', async (t) => {
+  const range = pkg.peerDependencies[SANDBOX]
+  const seen = new Set()
+  for (const [name, versions] of Object.entries(published.dsh)) {
+    for (const v of versions) {
+      seen.add(v)
+      const expected = v === '0.0.1-rc.1' || semver.gte(v, '0.1.0-rc.8')
+      t.equal(semver.satisfies(v, range), expected, `${name}@${v}: ${expected ? 'accepted' : 'refused'}`)
+    }
+  }
+  t.ok(seen.has('0.1.1-rc.2') && seen.has('0.1.5-rc.2'), 'both later prerelease lines are among them')
+  // why each prerelease line has a clause of its own: a prerelease
+  // satisfies a range only through a comparator on its own major.minor.patch
+  t.notOk(semver.satisfies('0.1.1-rc.2', '>=0.1.0-rc.8 <0.2.0'), 'control: one wide clause refuses 0.1.1-rc.2')
+  t.notOk(semver.satisfies('0.1.1-rc.2', '^0.1.0-rc.8'), 'control: so does a caret range')
+})
+
+t.test('the dsh versions the tests install are inside the peer ranges', async (t) => {
+  for (const name of [CORDIS, SANDBOX, POLICY]) {
+    const pinned = pkg.devDependencies[name]
+    t.ok(semver.valid(pinned), `${name}: devDependencies pin one version (${pinned})`)
+    t.ok(semver.satisfies(pinned, pkg.peerDependencies[name]), `${name}@${pinned} satisfies the peer range`)
+    t.equal(require(`${name}/package.json`).version, pinned, `${name}@${pinned} is what node_modules holds`)
+  }
+})
+
+// The other published line, and the oldest cordis accepted, installed from
+// the registry into a scratch project beside a copy of this package (the
+// rest of the suite runs dsh 0.1.0-rc.8 with cordis 4.0.4, the
+// devDependencies). npm's default peer resolution cannot install this
+// line (its dsh-sandbox-policy names a dsh-agent@^0.0.1-rc.1 that is not
+// published): --legacy-peer-deps, with the peers dsh-sandbox loads named.
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { spawnSync } = require('node:child_process')
+const { installPackage } = require('../helpers/package-copy')
+
+const NPM = path.resolve(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js')
+// Children run without the runner's hooks and coverage, and without the
+// npm_ settings of the npx that started tap.
+const ENV = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_OPTIONS' && k !== 'NODE_V8_COVERAGE' && !/^npm_/i.test(k)))
+const me = { uid: process.getuid(), gid: process.getgid() }
+
+const OTHER_LINE = {
+  [CORDIS]: '4.0.1',
+  [SANDBOX]: '0.0.1-rc.1',
+  [POLICY]: '0.0.1-rc.1',
+  '@deepseek-ai/dsh-llm': '0.0.1-rc.1',
+  '@deepseek-ai/dsh-invariants': '0.0.1-rc.1',
+  '@deepseek-ai/dsh-timeout': '0.0.1-rc.1',
+  '@deepseek-ai/dsh-brand': '0.0.1-rc.1',
+  '@deepseek-ai/dsh-attachment': '0.0.1-rc.1'
+}
+
+// The host: dsh's classes from its own node_modules, the plugin applied,
+// a session's mode written by dsh's own setSandboxMode, a command confined
+// and run in each mode, and a refusal.
+const HOST = `
+import fs from 'node:fs'
+import path from 'node:path'
+import { createRequire } from 'node:module'
+import { spawnSync } from 'node:child_process'
+import { Context } from '@deepseek-ai/cordis'
+import { SandboxProvider, SandboxUnavailableError } from '@deepseek-ai/dsh-sandbox'
+import { SandboxPolicyService, setSandboxMode } from '@deepseek-ai/dsh-sandbox-policy'
+import { HarnessError } from '@deepseek-ai/dsh-llm'
+import sandy, { SandySandboxProvider } from 'sandy-native/dsh'
+
+const ws = process.argv[2]
+const require = createRequire(import.meta.url)
+const out = { versions: {} }
+for (const name of ['@deepseek-ai/cordis', '@deepseek-ai/dsh-sandbox', '@deepseek-ai/dsh-sandbox-policy']) {
+  out.versions[name] = require(name + '/package.json').version
+}
+const ctx = new Context()
+await ctx.plugin(sandy, { mode: 'workspace-write', workspaceRoot: ws })
+out.classes = [ctx.sandbox instanceof SandboxProvider, ctx.sandboxPolicy instanceof SandboxPolicyService]
+const session = { id: 's1', header: { cwd: ws }, events: [], append (type, data) { this.events.push({ type, data }) } }
+out.before = ctx.sandboxPolicy.resolve({ session })
+setSandboxMode(session, 'read-only')
+out.after = ctx.sandboxPolicy.resolve({ session })
+const run = (mode, file) => {
+  const c = ctx.sandbox.confine(['/bin/sh', '-c', 'echo x > ' + file], { mode, workspaceRoot: ws, sessionId: 's1' })
+  const r = spawnSync(c.argv[0], c.argv.slice(1), { cwd: ws, encoding: 'utf8' })
+  return { status: r.status, written: fs.existsSync(path.join(ws, file)) }
+}
+out.write = run('workspace-write', 'inside')
+out.readOnly = run('read-only', 'refused')
+const forced = new Context()
+await forced.plugin(SandySandboxProvider, { backend: 'seatbelt' })
+try {
+  forced.sandbox.confine(['true'], { mode: 'read-only', workspaceRoot: ws })
+} catch (err) {
+  out.refusal = [err instanceof SandboxUnavailableError, err instanceof HarnessError, err.code]
+}
+console.log(JSON.stringify(out))
+`
+
+t.test(`the other published line: ${SANDBOX}@${OTHER_LINE[SANDBOX]} with ${CORDIS}@${OTHER_LINE[CORDIS]}, from the registry`, async (t) => {
+  for (const name of [CORDIS, SANDBOX, POLICY]) {
+    t.ok(published.peers[name].includes(OTHER_LINE[name]), `${name}@${OTHER_LINE[name]} is a published version`)
+    t.not(OTHER_LINE[name], pkg.devDependencies[name], `${name}: not the version the rest of the suite runs`)
+  }
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-dsh-line-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'host', private: true, dependencies: OTHER_LINE }))
+  const install = spawnSync(process.execPath, [NPM, 'install', '--no-audit', '--no-fund', '--no-package-lock', '--prefer-offline', '--ignore-scripts', '--legacy-peer-deps'],
+    { cwd: dir, env: ENV, encoding: 'utf8' })
+  t.equal(install.status, 0, `npm install from the registry (${install.stderr.slice(-600)})`)
+  if (install.status !== 0) return
+  installPackage(dir, me)
+  fs.writeFileSync(path.join(dir, 'host.mjs'), HOST)
+  const ws = fs.realpathSync(fs.mkdtempSync('/var/tmp/sandy-dsh-line-ws-'))
+  t.teardown(() => fs.rmSync(ws, { recursive: true, force: true }))
+  const r = spawnSync(process.execPath, ['host.mjs', ws], { cwd: dir, env: ENV, encoding: 'utf8' })
+  t.equal(r.status, 0, r.stderr)
+  const out = JSON.parse(r.stdout)
+  t.same(out.versions, { [CORDIS]: OTHER_LINE[CORDIS], [SANDBOX]: OTHER_LINE[SANDBOX], [POLICY]: OTHER_LINE[POLICY] }, 'the host loads that line')
+  t.same(out.classes, [true, true], 'ctx.sandbox and ctx.sandboxPolicy are instances of its classes')
+  t.same(out.before, { mode: 'workspace-write', workspaceRoot: ws, sessionId: 's1' }, 'the configured mode, the session\'s root')
+  t.equal(out.after.mode, 'read-only', 'the mode its setSandboxMode wrote')
+  t.same(out.write, { status: 0, written: true }, 'workspace-write: a write in the workspace lands')
+  t.equal(out.readOnly.written, false, 'read-only: it does not')
+  t.not(out.readOnly.status, 0, 'and the command fails')
+  t.same(out.refusal, [true, true, 'SANDBOX_UNAVAILABLE'], 'a refusal is its SandboxUnavailableError, a HarnessError')
+})
