@@ -10,12 +10,20 @@
 // class extending dsh-sandbox's `SandboxProvider`, whose constructor calls
 // cordis's `Service` constructor with the name 'sandbox', and one extending
 // dsh-sandbox-policy's `SandboxPolicyService` ('sandboxPolicy').
-import { SandboxProvider, SandboxUnavailableError } from '@deepseek-ai/dsh-sandbox'
-import { SandboxPolicyService, effectiveSandboxMode } from '@deepseek-ai/dsh-sandbox-policy'
+//
+// The peers are imported here, before the classes that extend theirs:
+// without them, importing this module throws one error naming what is
+// missing and the install command (lib/dsh-peers.js), not Node's
+// ERR_MODULE_NOT_FOUND for the first one.
+import { fileURLToPath } from 'node:url'
 import sandy from './index.js'
 import ownModule from './own.js'
+import peers from './dsh-peers.js'
 
 const { own } = ownModule
+const dsh = await peers.importPeers((name) => import(name), fileURLToPath(import.meta.url))
+const { SandboxProvider, SandboxUnavailableError } = dsh['@deepseek-ai/dsh-sandbox']
+const { SandboxPolicyService, effectiveSandboxMode } = dsh['@deepseek-ai/dsh-sandbox-policy']
 
 const PROVIDER_KEYS = ['backend', 'runnerCommand', 'runnerFailureSignatures', 'runnerEnforcement', 'writableRoots', 'protect', 'denyRead', 'keepEnv', 'protectWrites', 'allowHomeWorkspace']
 // (the protections pass as they are: docs/api.md, "Protected reads";

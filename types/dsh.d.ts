@@ -1,6 +1,9 @@
 // sandy-native/dsh: this package as the dsh harness's ctx.sandbox and
 // ctx.sandboxPolicy (a cordis plugin). dsh's packages are its optional peer
-// dependencies; these declarations use their types.
+// dependencies; these declarations use their types. Importing this module
+// where they cannot be found throws an Error with code
+// 'SANDY_DSH_PEER_MISSING', naming them and the npm command that installs
+// them (docs/api.md, "Using it from dsh").
 import type { Context } from '@deepseek-ai/cordis'
 import { SandboxProvider } from '@deepseek-ai/dsh-sandbox'
 import type { ConfinedArgv, SandboxPolicy } from '@deepseek-ai/dsh-sandbox'

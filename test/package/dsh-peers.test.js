@@ -171,3 +171,89 @@ t.test(`the other published line: ${SANDBOX}@${OTHER_LINE[SANDBOX]} with ${CORDI
   t.not(out.readOnly.status, 0, 'and the command fails')
   t.same(out.refusal, [true, true, 'SANDBOX_UNAVAILABLE'], 'a refusal is its SandboxUnavailableError, a HarnessError')
 })
+
+// Without the peers: one error, naming what is missing and the install
+// command. Run in a scratch project holding a copy of this package and
+// some of dsh's packages (links to this checkout's), importing the
+// adapter by name as a user would.
+const IMPORT = `
+try {
+  await import('sandy-native/dsh')
+  console.log(JSON.stringify({ loaded: true }))
+} catch (err) {
+  console.log(JSON.stringify({ code: err.code, message: err.message, missing: err.missing, cause: err.cause?.code }))
+}
+`
+
+function scratchWith (t, linked) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-dsh-peers-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "host", "private": true }\n')
+  installPackage(dir, me)
+  fs.mkdirSync(path.join(dir, 'node_modules', '@deepseek-ai'))
+  for (const name of linked) fs.symlinkSync(path.dirname(require.resolve(`${name}/package.json`)), path.join(dir, 'node_modules', name))
+  return dir
+}
+
+t.test('importing sandy-native/dsh without its peers: one error naming them and the install command', async (t) => {
+  const ranges = pkg.peerDependencies
+  const command = `npm install '${CORDIS}@${ranges[CORDIS]}' '${SANDBOX}@${ranges[SANDBOX]}' '${POLICY}@${ranges[POLICY]}'`
+  for (const [linked, missing] of [
+    [[], [CORDIS, SANDBOX, POLICY]],
+    [[CORDIS, SANDBOX], [POLICY]],
+    [[SANDBOX, POLICY], [CORDIS]]
+  ]) {
+    const dir = scratchWith(t, linked)
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', IMPORT], { cwd: dir, env: ENV, encoding: 'utf8' })
+    t.equal(r.status, 0, r.stderr)
+    const out = JSON.parse(r.stdout)
+    const what = `with ${linked.length === 0 ? 'none' : linked.join(', ')}`
+    t.equal(out.code, 'SANDY_DSH_PEER_MISSING', `${what}: the adapter's code, not ERR_MODULE_NOT_FOUND`)
+    t.same(out.missing, missing, `${what}: it names ${missing.join(', ')}`)
+    t.equal(out.cause, 'ERR_MODULE_NOT_FOUND', 'Node\'s error is its cause')
+    t.ok(out.message.startsWith(`sandy-native/dsh needs dsh's packages installed beside it, and cannot find ${missing.join(', ')} from ${path.join(dir, 'node_modules', 'sandy-native', 'lib', 'dsh.mjs')}; `), out.message)
+    t.ok(out.message.endsWith(`; install them with: ${command}`), 'the install command, with the peer ranges')
+  }
+  // with all three: it loads
+  const dir = scratchWith(t, [CORDIS, SANDBOX, POLICY])
+  const r = spawnSync(process.execPath, ['--input-type=module', '-e', IMPORT], { cwd: dir, env: ENV, encoding: 'utf8' })
+  t.same(JSON.parse(r.stdout), { loaded: true }, 'control: with the three peers it loads')
+  // the command is one a shell runs as npm install with three arguments
+  const words = spawnSync('sh', ['-c', `set -- ${command.slice('npm install '.length)}; printf '%s\\n' "$@"`], { encoding: 'utf8' }).stdout.trim().split('\n')
+  t.same(words, [CORDIS, SANDBOX, POLICY].map((n) => `${n}@${ranges[n]}`), 'the command\'s quoting holds each range as one word')
+})
+
+// In this process, where coverage sees lib/dsh-peers.js.
+t.test('lib/dsh-peers.js: what counts as missing, and what passes as it is', async (t) => {
+  const peers = require('../../lib/dsh-peers.js')
+  t.same(peers.PEERS, [CORDIS, SANDBOX, POLICY])
+  const notFound = (name) => Object.assign(new Error(`Cannot find package '${name}' imported from /x/lib/index.js`), { code: 'ERR_MODULE_NOT_FOUND' })
+  t.equal(peers.missingPackage(notFound('@deepseek-ai/dsh-llm')), '@deepseek-ai/dsh-llm')
+  t.equal(peers.missingPackage(Object.assign(new Error("Cannot find module '/x/lib/index.js' imported from /y.js"), { code: 'ERR_MODULE_NOT_FOUND' })), undefined, 'a file missing inside a package is not a missing package')
+  t.equal(peers.missingPackage(new Error("Cannot find package 'x' imported from /y.js")), undefined, 'without the code')
+  for (const v of [null, undefined, 'x', 1]) t.equal(peers.missingPackage(v), undefined, `a thrown ${v}`)
+
+  // one imported peer missing one of its own (npm told not to install peers)
+  const loads = []
+  const err = await t.rejects(peers.importPeers(async (name) => {
+    loads.push(name)
+    if (name === CORDIS) return { cordis: true }
+    throw notFound('@deepseek-ai/dsh-llm')
+  }, '/p/lib/dsh.mjs'), { code: 'SANDY_DSH_PEER_MISSING' })
+  t.same(loads, [CORDIS, SANDBOX, POLICY], 'every peer is tried')
+  t.same(err.missing, ['@deepseek-ai/dsh-llm'], 'a package named once')
+  t.match(err.message, /cannot find @deepseek-ai\/dsh-llm \(which dsh's packages import\) from \/p\/lib\/dsh\.mjs; install them with: npm install '@deepseek-ai\/cordis@/)
+  t.match(err.cause, { code: 'ERR_MODULE_NOT_FOUND' })
+  const two = await t.rejects(peers.importPeers(async (name) => {
+    if (name === POLICY) throw notFound(POLICY)
+    if (name === SANDBOX) throw notFound(CORDIS)
+  }, '/p/lib/dsh.mjs'), { code: 'SANDY_DSH_PEER_MISSING' })
+  t.same(two.missing, [CORDIS, POLICY], 'a peer missing, and one missing under another')
+  t.match(two.message, /cannot find @deepseek-ai\/cordis, @deepseek-ai\/dsh-sandbox-policy from \/p\/lib\/dsh\.mjs; /, 'peers by their names alone')
+  t.match(two.cause.message, /Cannot find package '@deepseek-ai\/cordis'/, 'the first failure is the cause')
+  // any other failure passes as it is, at once
+  const syntax = new SyntaxError("The requested module '@deepseek-ai/cordis' does not provide an export named 'Service'")
+  await t.rejects(peers.importPeers(async () => { throw syntax }, '/p'), syntax)
+  // all there: each module by name
+  t.same(await peers.importPeers(async (name) => ({ name }), '/p'), Object.fromEntries(peers.PEERS.map((n) => [n, { name: n }])))
+})
