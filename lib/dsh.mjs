@@ -125,9 +125,11 @@ export class SandyPolicyService extends SandboxPolicyService {
 
 export const name = 'sandy-native'
 
-// The plugin: both services from one configuration.
+// The plugin: both services from one configuration, once the host's copies
+// of dsh's packages are known to be the adapter's (lib/dsh-peers.js).
 export async function apply (ctx, config = {}) {
   const { provider, policy } = split(config)
+  peers.checkCopies(fileURLToPath(import.meta.url))
   await ctx.plugin(SandySandboxProvider, provider)
   await ctx.plugin(SandyPolicyService, policy)
 }

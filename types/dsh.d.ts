@@ -48,7 +48,12 @@ export declare class SandyPolicyService extends SandboxPolicyService {
 }
 
 export declare const name: 'sandy-native'
-/** Registers both services with `ctx.plugin`. */
+/**
+ * Registers both services with `ctx.plugin`. First checks that the host
+ * program resolves the same copies of dsh-sandbox and dsh-sandbox-policy as
+ * the adapter: where it does not, registers nothing and rejects with an
+ * Error whose code is 'SANDY_DSH_DUPLICATE', naming both copies' paths.
+ */
 export declare function apply (ctx: Context, config?: SandyDshConfig): Promise<void>
 
 declare const plugin: { name: typeof name, apply: typeof apply }

@@ -257,3 +257,119 @@ t.test('lib/dsh-peers.js: what counts as missing, and what passes as it is', asy
   // all there: each module by name
   t.same(await peers.importPeers(async (name) => ({ name }), '/p'), Object.fromEntries(peers.PEERS.map((n) => [n, { name: n }])))
 })
+
+// Two copies of dsh-sandbox: the host's program resolves one, the adapter
+// another. Here a linked checkout (node_modules/sandy-native is this
+// checkout, which resolves dsh from its own node_modules) in a project
+// whose own dsh-sandbox is a copy of the installed package; the other
+// packages are links to this checkout's, so dsh-sandbox alone differs.
+const HOST_APPLY = `
+import { Context } from '@deepseek-ai/cordis'
+import { SandboxProvider } from '@deepseek-ai/dsh-sandbox'
+import { SandboxPolicyService } from '@deepseek-ai/dsh-sandbox-policy'
+import sandy, { SandySandboxProvider } from 'sandy-native/dsh'
+
+const ctx = new Context()
+// what the check is for: whether the adapter's class extends the host's
+const out = { extendsHost: SandySandboxProvider.prototype instanceof SandboxProvider }
+try {
+  await ctx.plugin(sandy, { mode: 'read-only', workspaceRoot: process.cwd() })
+  out.applied = true
+  out.classes = [ctx.sandbox instanceof SandboxProvider, ctx.sandboxPolicy instanceof SandboxPolicyService]
+} catch (err) {
+  out.code = err.code
+  out.message = err.message
+  out.copies = err.copies
+  out.registered = [ctx.get('sandbox') !== undefined, ctx.get('sandboxPolicy') !== undefined]
+}
+console.log(JSON.stringify(out))
+`
+const ROOT = path.join(__dirname, '..', '..')
+const installed = (name) => path.dirname(require.resolve(`${name}/package.json`))
+
+function linkedCheckout (t, { copied }) {
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-dsh-copies-')))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  fs.writeFileSync(path.join(dir, 'package.json'), '{ "name": "host", "private": true }\n')
+  fs.mkdirSync(path.join(dir, 'node_modules', '@deepseek-ai'), { recursive: true })
+  fs.symlinkSync(ROOT, path.join(dir, 'node_modules', 'sandy-native'))
+  for (const name of [CORDIS, SANDBOX, POLICY, '@deepseek-ai/dsh-llm']) {
+    const to = path.join(dir, 'node_modules', name)
+    if (copied.includes(name)) fs.cpSync(installed(name), to, { recursive: true })
+    else fs.symlinkSync(installed(name), to)
+  }
+  fs.writeFileSync(path.join(dir, 'host.mjs'), HOST_APPLY)
+  return dir
+}
+
+t.test('two copies of dsh-sandbox: apply fails, naming both', async (t) => {
+  const dir = linkedCheckout(t, { copied: [SANDBOX] })
+  const hostCopy = path.join(dir, 'node_modules', SANDBOX)
+  const ownCopy = installed(SANDBOX)
+  const version = require(`${SANDBOX}/package.json`).version
+  // the program as a file, and as `node -e` from the project's directory
+  for (const [how, argv, base] of [
+    ['node host.mjs', ['host.mjs'], path.join(dir, 'host.mjs')],
+    ['node -e', ['--input-type=module', '-e', HOST_APPLY], path.join(dir, '[eval]')]
+  ]) {
+    const r = spawnSync(process.execPath, argv, { cwd: dir, env: ENV, encoding: 'utf8' })
+    t.equal(r.status, 0, r.stderr)
+    const out = JSON.parse(r.stdout)
+    t.equal(out.extendsHost, false, `${how}: the tree has two copies (the adapter's provider does not extend the host's SandboxProvider)`)
+    t.equal(out.code, 'SANDY_DSH_DUPLICATE', `${how}: ctx.plugin rejects with the adapter's code`)
+    t.same(out.copies, [{ name: SANDBOX, host: hostCopy, own: ownCopy }], `${how}: the two copies, the host's first`)
+    t.ok(out.message.startsWith(`sandy-native/dsh: two copies of dsh's packages: ${SANDBOX}: the host's is ${hostCopy} (${version}), resolved from ${base}, and sandy-native/dsh's is ${ownCopy} (${version}), so its provider would not extend the host's SandboxProvider, nor its refusals be the host's SandboxUnavailableError. `), out.message)
+    t.match(out.message, `\`npm ls ${SANDBOX}\` shows where each comes from`, 'and how to find why')
+    t.same(out.registered, [false, false], `${how}: neither service is registered`)
+  }
+  // control: the same project with the checkout's own copy linked
+  const one = linkedCheckout(t, { copied: [] })
+  const r = spawnSync(process.execPath, ['host.mjs'], { cwd: one, env: ENV, encoding: 'utf8' })
+  t.same(JSON.parse(r.stdout), { extendsHost: true, applied: true, classes: [true, true] }, 'control: one copy, and the services are instances of the host\'s classes')
+})
+
+// In this process, where coverage sees lib/dsh-peers.js: both packages
+// copied, a host that resolves none, an adapter that resolves none, and
+// the host program's file in each way Node can be started.
+t.test('lib/dsh-peers.js: the copies compared, and the host program\'s file', async (t) => {
+  const peers = require('../../lib/dsh-peers.js')
+  const own = path.join(ROOT, 'lib', 'dsh.mjs')
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-dsh-copies-')))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  for (const name of [SANDBOX, POLICY]) fs.cpSync(installed(name), path.join(dir, 'node_modules', name), { recursive: true })
+  const policyJson = path.join(dir, 'node_modules', POLICY, 'package.json')
+  fs.writeFileSync(policyJson, JSON.stringify({ ...JSON.parse(fs.readFileSync(policyJson, 'utf8')), version: undefined }))
+  const base = path.join(dir, 'main.mjs')
+  const err = t.throws(() => peers.checkCopies(own, base), { code: 'SANDY_DSH_DUPLICATE' })
+  t.same(err.copies.map((c) => [c.name, c.host, c.own]), [
+    [SANDBOX, path.join(dir, 'node_modules', SANDBOX), installed(SANDBOX)],
+    [POLICY, path.join(dir, 'node_modules', POLICY), installed(POLICY)]
+  ], 'both packages, each copy by its directory')
+  t.match(err.message, `${POLICY}: the host's is ${path.join(dir, 'node_modules', POLICY)} (no version), resolved from ${base}, and sandy-native/dsh's is ${installed(POLICY)} (`)
+  t.match(err.message, "so its policy service would not extend the host's SandboxPolicyService. Make them one: `npm ls @deepseek-ai/dsh-sandbox @deepseek-ai/dsh-sandbox-policy`")
+  t.ok(Object.isFrozen(err.copies) && Object.isFrozen(err.copies[0]))
+  t.equal(peers.checkCopies(own, path.join(ROOT, 'test', 'x.js')), undefined, 'the checkout\'s own program: one copy')
+  const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-dsh-none-'))
+  t.teardown(() => fs.rmSync(empty, { recursive: true, force: true }))
+  t.equal(peers.checkCopies(own, path.join(empty, 'x.js')), undefined, 'a host that resolves none: nothing to compare')
+  t.equal(peers.checkCopies(path.join(empty, 'x.js'), base), undefined, 'an adapter that resolves none: nothing to compare')
+  t.equal(peers.checkCopies(own), undefined, 'by default, this process\'s program (this test file): one copy')
+
+  const cwd = dir
+  fs.writeFileSync(path.join(dir, 'real.mjs'), '')
+  fs.symlinkSync(path.join(dir, 'real.mjs'), path.join(dir, 'link.mjs'))
+  for (const [argv, execArgv, expected, what] of [
+    [['node', 'link.mjs'], [], path.join(dir, 'real.mjs'), 'the main module by its real path'],
+    [['node', 'missing'], [], path.join(dir, 'missing'), 'one that does not resolve as it was given'],
+    [['node'], [], path.join(dir, '[eval]'), 'the REPL or standard input'],
+    [['node', '-', 'a'], [], path.join(dir, '[eval]'), '`node -`'],
+    [['node', 'a'], ['-e', 'x'], path.join(dir, '[eval]'), '-e, whose argv[1] is an argument'],
+    [['node', 'a'], ['-pe', 'x'], path.join(dir, '[eval]'), '-pe'],
+    [['node', 'a'], ['--eval=x'], path.join(dir, '[eval]'), '--eval='],
+    [['node', 'a'], ['--print', 'x'], path.join(dir, '[eval]'), '--print'],
+    [['node', 'link.mjs'], ['-r', 'x', '--import', 'y', '--experimental-vm-modules'], path.join(dir, 'real.mjs'), 'other options']
+  ]) {
+    t.equal(peers.hostBase({ argv, execArgv, cwd }), expected, what)
+  }
+  t.equal(peers.hostBase(), fs.realpathSync(process.argv[1]), 'by default, this process')
+})
