@@ -2,58 +2,17 @@
 // The documents a newcomer reads: README.md stays short (at most 300
 // lines: the rest is in docs/), and every relative link of README.md,
 // ARCHITECTURE.md, THREAT_MODEL.md and docs/*.md resolves, to a file that
-// exists and, with a #fragment, to a heading of it (GitHub's anchors).
+// exists and, with a #fragment, to a heading of it (GitHub's anchors;
+// the check is test/helpers/links.js, which package.test.js also runs on
+// the packed tarball).
 const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
+const { brokenLinks: brokenIn } = require('../helpers/links.js')
 
 const ROOT = path.join(__dirname, '..', '..')
-
-// GitHub's anchor for a heading: lower case, punctuation dropped, each
-// space a hyphen; a repeated one gets -1, -2, ...
-function anchors (text) {
-  const seen = new Map()
-  const out = new Set()
-  for (const line of withoutFences(text).split('\n')) {
-    const m = /^#{1,6} (.*)$/.exec(line)
-    if (!m) continue
-    const base = m[1].trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-')
-    const n = seen.get(base) || 0
-    seen.set(base, n + 1)
-    out.add(n === 0 ? base : `${base}-${n}`)
-  }
-  return out
-}
-
-// The text with fenced blocks blanked (no heading is in them), and with
-// inline code blanked too (whose brackets are no links).
-function withoutFences (text) {
-  return text.replace(/^```[\s\S]*?^```/gm, (b) => b.replace(/[^\n]/g, ' '))
-}
-function withoutCode (text) {
-  return withoutFences(text).replace(/`[^`\n]*`/g, (c) => ' '.repeat(c.length))
-}
-
-// Each broken relative link of the document at file (absolute), as
-// "file: target (why)".
-function brokenLinks (file) {
-  const text = fs.readFileSync(file, 'utf8')
-  const broken = []
-  for (const m of withoutCode(text).matchAll(/\[[^\]\n]*\]\(([^)\s]+)\)/g)) {
-    const target = m[1]
-    if (/^[a-z]+:/i.test(target)) continue
-    const [rel, fragment] = target.split('#')
-    const to = rel === '' ? file : path.resolve(path.dirname(file), rel)
-    const name = `${path.relative(ROOT, file)}: ${target}`
-    if (!fs.existsSync(to)) {
-      broken.push(`${name} (no such file)`)
-    } else if (fragment !== undefined && to.endsWith('.md') && !anchors(fs.readFileSync(to, 'utf8')).has(fragment)) {
-      broken.push(`${name} (no such heading)`)
-    }
-  }
-  return broken
-}
+const brokenLinks = (file) => brokenIn(file, ROOT)
 
 function documents () {
   const docs = fs.readdirSync(path.join(ROOT, 'docs')).filter((f) => f.endsWith('.md')).map((f) => path.join(ROOT, 'docs', f))

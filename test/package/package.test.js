@@ -1,6 +1,8 @@
 'use strict'
 // What `npm pack` ships and how a project reaches it: the tarball's file
-// list (LICENSE, README, the code and types; no C tests), package.json's
+// list (LICENSE, README, the code and types; no C tests), every relative
+// link a reader of the unpacked package follows from README.md, the
+// repository's URL written once (package.json's repository), package.json's
 // exports resolved from a project that depends on the package, one class
 // whether it is imported or required, and the bundled types compiled by
 // TypeScript consumers (CommonJS and ESM) without @types/node.
@@ -10,6 +12,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const sandy = require('../..')
+const { brokenLinks, reachableDocuments } = require('../helpers/links.js')
 
 const root = path.join(__dirname, '..', '..')
 const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k !== 'NODE_OPTIONS' && k !== 'NODE_V8_COVERAGE'))
@@ -50,13 +53,60 @@ t.test('the tarball npm pack writes is ignored by git', async (t) => {
   t.equal(spawnSync('git', ['check-ignore', '--quiet', 'package.json'], { cwd: root }).status, 1, 'control: package.json is not')
 })
 
+// The repository's URL, from package.json's repository (git+URL.git):
+// where it is set. homepage, bugs and every document's URL into the
+// repository are held to it below, so replacing the placeholder there
+// names every place that must follow.
+const pkgJson = require('../../package.json')
+const REPOSITORY = pkgJson.repository.url.replace(/^git\+/, '').replace(/\.git$/, '')
+
 t.test('package.json: license, repository, homepage, bugs', async (t) => {
-  const pkg = require('../../package.json')
-  t.equal(pkg.license, 'MIT')
+  t.equal(pkgJson.license, 'MIT')
   t.match(fs.readFileSync(path.join(root, 'LICENSE'), 'utf8'), /^MIT License\n\nCopyright \(c\) 2026 the sandy-native authors\n/)
-  t.match(pkg.repository, { type: 'git', url: 'git+https://github.com/sandy-native/sandy-native.git' })
-  t.equal(pkg.homepage, 'https://github.com/sandy-native/sandy-native#readme')
-  t.same(pkg.bugs, { url: 'https://github.com/sandy-native/sandy-native/issues' })
+  t.match(pkgJson.repository, { type: 'git', url: 'git+https://github.com/sandy-native/sandy-native.git' })
+  t.equal(REPOSITORY, 'https://github.com/sandy-native/sandy-native')
+  t.equal(pkgJson.homepage, `${REPOSITORY}#readme`)
+  t.same(pkgJson.bugs, { url: `${REPOSITORY}/issues` })
+})
+
+// A reader of the installed package (node_modules/sandy-native) or of the
+// registry's page has what `npm pack` ships, not the checkout: README.md's
+// relative links, and those of every document they lead to, must resolve
+// in the unpacked tarball.
+t.test('every relative link from README.md resolves in the packed tarball', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-pack-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  const r = spawnSync('npm', ['pack', '--json', '--ignore-scripts', `--pack-destination=${dir}`], { cwd: root, encoding: 'utf8', env })
+  t.equal(r.status, 0, r.stderr)
+  const tarball = path.join(dir, JSON.parse(r.stdout)[0].filename)
+  const x = spawnSync('tar', ['-xzf', tarball, '-C', dir], { encoding: 'utf8' })
+  t.equal(x.status, 0, `unpacked (${x.stderr})`)
+  const pkg = path.join(dir, 'package')
+  const readme = path.join(pkg, 'README.md')
+  const docs = reachableDocuments(readme)
+  const names = docs.map((d) => path.relative(pkg, d))
+  for (const f of ['ARCHITECTURE.md', 'THREAT_MODEL.md', 'docs/api.md', 'docs/development.md']) {
+    t.ok(names.includes(f), `README.md leads to ${f}, which is shipped`)
+  }
+  for (const d of docs) t.same(brokenLinks(d, pkg), [], `${path.relative(pkg, d)}: every relative link resolves in the package`)
+  // control: the same check on the package without docs/ finds README.md's
+  // links into it dead
+  fs.rmSync(path.join(pkg, 'docs'), { recursive: true, force: true })
+  t.ok(brokenLinks(readme, pkg).includes('README.md: docs/api.md (no such file)'), 'control: without docs/, README.md\'s link to docs/api.md is reported')
+})
+
+// A placeholder URL replaced in package.json must not live on in a
+// document: a link into any repository named sandy-native is package.json's.
+t.test('every URL of a shipped document into the repository is package.json\'s repository', async (t) => {
+  const INTO = /https?:\/\/github\.com\/[\w.-]+\/sandy-native(?![\w.-])(?:[^\s)>`'"]*[^\s)>`'".,;:])?/g
+  const files = ['README.md', 'ARCHITECTURE.md', 'THREAT_MODEL.md', ...fs.readdirSync(path.join(root, 'docs')).map((f) => `docs/${f}`)]
+  const found = files.flatMap((f) => [...fs.readFileSync(path.join(root, f), 'utf8').matchAll(INTO)].map((m) => ({ f, url: m[0] })))
+  t.ok(found.length > 0, `${found.length} URLs into the repository (${[...new Set(found.map((x) => x.f))].join(', ')})`)
+  t.same(found.filter(({ url }) => url !== REPOSITORY && !url.startsWith(`${REPOSITORY}/`) && !url.startsWith(`${REPOSITORY}#`)).map(({ f, url }) => `${f}: ${url}`), [],
+    `each starts with ${REPOSITORY}`)
+  const moved = 'See https://github.com/someone-else/sandy-native/releases, (https://github.com/sandy-native/sandy-native) and https://github.com/sandy-native/sandy-native-extra.'
+  t.same([...moved.matchAll(INTO)].map((m) => m[0]), ['https://github.com/someone-else/sandy-native/releases', 'https://github.com/sandy-native/sandy-native'],
+    'control: the pattern finds a URL into another owner\'s sandy-native (without the sentence\'s punctuation), and no other repository')
 })
 
 // npm runs "preX" and "postX" around "X" on its own: a script named so by
