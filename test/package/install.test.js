@@ -8,6 +8,10 @@
 // workspace write (allowed) and an outside write (refused), from plain
 // CommonJS and from TypeScript consumers compiled with tsc --strict as
 // CommonJS and as ESM. The same tarball also installs from source, offline.
+// With lifecycle scripts off it works the same (the prebuilds need no
+// install script): installed by `npm install --ignore-scripts`, and by
+// pnpm 10 (pinned, fetched from npm's registry) with its default of running
+// no dependency's script, each into node_modules then made read-only.
 // The arm64 launcher runs under qemu-user: its usage and probe report.
 const t = require('tap')
 const fs = require('node:fs')
@@ -330,6 +334,101 @@ t.test('installed from the tarball: no compiler, no libcjson, empty npm config, 
   // ESM and CommonJS give the same classes
   const same = run(process.execPath, ['--input-type=module', '-e', "import { SandboxError } from 'sandy-native'; import { createRequire } from 'node:module'; console.log(createRequire(process.cwd() + '/x.js')('sandy-native').SandboxError === SandboxError)"], { cwd: proj })
   t.equal(same.stdout.trim(), 'true', 'import and require give the same SandboxError class')
+})
+
+// node_modules read-only from here on, as an install owned by another user
+// or baked into a read-only image is: nothing may need to write into the
+// package (the mode bits, since root's writes would pass them).
+function makeReadOnly (t, dir) {
+  const r = run('chmod', ['-R', 'a-w', dir])
+  t.equal(r.status, 0, `chmod -R a-w node_modules (${r.stderr})`)
+  t.teardown(() => run('chmod', ['-R', 'u+w', dir]))
+  t.equal(fs.statSync(path.join(dir, 'sandy-native', 'lib')).mode & 0o222, 0, 'the installed package is read-only')
+}
+
+// The addon a project loads, and from where.
+function loadedAddon (proj) {
+  return run(process.execPath, ['-e', "console.log(require(require.resolve('sandy-native').replace(/index\\.js$/, 'binding.js')).addonPath)"], { cwd: proj }).stdout.trim()
+}
+
+// Installs from the tarball with lifecycle scripts off, then what a user
+// does: require, probe, confine and spawn, as root and as uid 65534.
+function checkInstalledWithoutScripts (t, label, proj) {
+  const installed = path.join(proj, 'node_modules', 'sandy-native')
+  const manifest = JSON.parse(fs.readFileSync(path.join(installed, 'package.json'), 'utf8'))
+  t.equal(manifest.scripts.install, 'node scripts/build.js', `${label}: the package has an install script, which did not run`)
+  t.notOk(fs.existsSync(path.join(installed, 'build')), `${label}: nothing was built`)
+  makeReadOnly(t, path.join(proj, 'node_modules'))
+  t.equal(path.dirname(loadedAddon(proj)), path.join(fs.realpathSync(installed), 'prebuilds', `linux-${process.arch}`), `${label}: the addon comes from the prebuild`)
+  fs.writeFileSync(path.join(proj, 'consumer.js'), CONSUMER_JS)
+  checkConfines(t, label, [path.join(proj, 'consumer.js')], proj)
+  if (ROOT_USER) {
+    checkConfines(t, `${label}, as uid 65534`, [path.join(proj, 'consumer.js')], proj,
+      ['/usr/bin/setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'])
+  }
+}
+
+t.test('installed with npm install --ignore-scripts: no compiler, no libcjson, offline, read-only', async (t) => {
+  if (!tarball || ngb.status !== 0) return t.fail('no tarball')
+  const proj = path.join(work, 'proj-ignore-scripts')
+  writeConsumerProject(proj)
+  const ngbTarball = path.join(work, ngb.stdout.trim().split('\n').pop())
+  const install = hidden([process.execPath, NPM, 'install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', tarball, ngbTarball],
+    { cwd: proj, env: npmEnv({ PATH: bin, HOME: path.join(work, 'home-ignore-scripts'), npm_config_cache: path.join(work, 'npm-cache-ignore-scripts') }) })
+  t.equal(install.status, 0, `npm install --ignore-scripts (${install.stdout.slice(-300)}${install.stderr.slice(-600)})`)
+  if (install.status === 0) checkInstalledWithoutScripts(t, 'npm --ignore-scripts', proj)
+})
+
+// pnpm 10, pinned by version and by the integrity of its tarball on npm's
+// registry. Its package has no dependency and no install script: it is
+// unpacked into a scratch folder and run with node.
+// What reaching the registry may need from this environment.
+const NET_ENV = Object.fromEntries(Object.entries(ENV).filter(([k]) => /^(https?_proxy|no_proxy|node_extra_ca_certs)$/i.test(k)))
+const PNPM = {
+  version: '10.34.9',
+  integrity: 'sha512-9JtajqD97bRLs8DB1ldQkqU8KVDZW3rRXfEfF5dId6LeOgHAfpNOmyjOcW5RwJqUlixzBtCb4uHksYqMh2L9Mg=='
+}
+
+t.test('installed with pnpm 10 and its defaults (no dependency\'s script runs): offline from a primed store, read-only', async (t) => {
+  if (!tarball) return t.fail('no tarball')
+  // The network steps, outside the namespace: pnpm itself, then the
+  // package's one dependency (node-gyp-build, at the range package.json
+  // asks for) into a fresh pnpm store, as a user's pnpm would fetch it.
+  const fetchEnv = { ...ENV, npm_config_cache: path.join(work, 'npm-cache-pnpm-fetch'), npm_config_update_notifier: 'false' }
+  const fetched = run(process.execPath, [NPM, 'pack', '--silent', `pnpm@${PNPM.version}`, `--pack-destination=${work}`], { cwd: work, env: fetchEnv })
+  const pnpmTarball = path.join(work, `pnpm-${PNPM.version}.tgz`)
+  t.equal(fetched.status, 0, `pnpm ${PNPM.version} fetched from npm's registry (${fetched.stderr.slice(-400)})`)
+  if (fetched.status !== 0) return
+  const integrity = 'sha512-' + crypto.createHash('sha512').update(fs.readFileSync(pnpmTarball)).digest('base64')
+  t.equal(integrity, PNPM.integrity, 'its tarball is the pinned one')
+  if (integrity !== PNPM.integrity) return
+  const tool = path.join(work, 'pnpm-tool')
+  fs.mkdirSync(tool)
+  t.equal(run('tar', ['-xzf', pnpmTarball, '-C', tool]).status, 0, 'unpacked into a scratch folder')
+  const pnpmCli = path.join(tool, 'package', 'bin', 'pnpm.cjs')
+  const pnpmEnv = (extra) => npmEnv({ HOME: path.join(work, 'home-pnpm'), ...extra })
+  const store = ['--store-dir', path.join(work, 'pnpm-store'), '--cache-dir', path.join(work, 'pnpm-cache'), '--config.update-notifier=false']
+  const version = run(process.execPath, [pnpmCli, '--version'], { env: pnpmEnv({ PATH: bin }) })
+  t.equal(version.stdout.trim(), PNPM.version, `pnpm --version: ${version.stdout.trim()}`)
+  const range = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).dependencies['node-gyp-build']
+  const prime = path.join(work, 'pnpm-prime')
+  writeConsumerProject(prime)
+  const primed = run(process.execPath, [pnpmCli, 'add', ...store, `node-gyp-build@${range}`], { cwd: prime, env: pnpmEnv({ PATH: bin, ...NET_ENV }) })
+  t.equal(primed.status, 0, `node-gyp-build@${range} into the store, from npm's registry (${primed.stdout.slice(-300)}${primed.stderr.slice(-300)})`)
+  if (primed.status !== 0) return
+
+  // sandy-native from the tarball: offline (no network device), no
+  // compiler on PATH, libcjson hidden, a fresh project and pnpm's
+  // defaults (no config file anywhere but the empty ones).
+  const proj = path.join(work, 'proj-pnpm')
+  writeConsumerProject(proj)
+  const install = hidden([process.execPath, pnpmCli, 'add', '--offline', ...store, tarball], { cwd: proj, env: pnpmEnv({ PATH: bin }) })
+  t.equal(install.status, 0, `pnpm add --offline (${install.stdout.slice(-600)}${install.stderr.slice(-600)})`)
+  if (install.status !== 0) return
+  // pnpm 10 says which install scripts its default skipped
+  t.match(install.stdout, /Ignored build scripts: sandy-native@file:/, 'pnpm ignored sandy-native\'s install script')
+  t.ok(fs.lstatSync(path.join(proj, 'node_modules', 'sandy-native')).isSymbolicLink(), 'pnpm\'s layout: node_modules/sandy-native links into node_modules/.pnpm')
+  checkInstalledWithoutScripts(t, 'pnpm 10', proj)
 })
 
 t.test('installed from source, offline, with the build tools', async (t) => {
