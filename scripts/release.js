@@ -22,7 +22,7 @@ const root = path.resolve(__dirname, '..')
 
 function refuse (problems) {
   process.stderr.write(`release: refusing to pack:\n  ${problems.join('\n  ')}\n` +
-    'build the matrix with `node scripts/prebuild.js --arch=all` (docs/development.md, "Build and packaging notes")\n')
+    'build the matrix with `node scripts/prebuild.js --arch=all` (docs/development.md, "Releasing")\n')
   process.exit(1)
 }
 

@@ -73,4 +73,4 @@ function reachableDocuments (start) {
   return seen
 }
 
-module.exports = { anchors, linkTargets, brokenLinks, reachableDocuments }
+module.exports = { anchors, linkTargets, brokenLinks, reachableDocuments, withoutFences }
