@@ -181,13 +181,18 @@ static int wait_plainly(pid_t child)
 /* A SIGCONT from outside the sandbox (none inside can signal this
  * process: Landlock's scope) comes from job control: the shell that sent
  * it chose the terminal's foreground group just before (its own for bg,
- * this one's for fg). */
-static void note_foreground(sandy_procs *s)
+ * this one's for fg). The same SIGCONT woke the command too, which may
+ * have taken the terminal for a group of its own by the time this runs:
+ * that is no choice from outside, and the sender's group is noted for it. */
+static void note_foreground(sandy_procs *s, pid_t sender)
 {
 	pid_t fg = s->tty >= 0 ? tcgetpgrp(s->tty) : -1;
+	pid_t chooser = sender > 0 ? getpgid(sender) : -1;
 
-	if (fg > 0)
+	if (fg > 0 && (fg == getpgrp() || fg == chooser || chooser <= 0))
 		s->fg = fg;
+	else if (fg > 0)
+		s->fg = chooser;
 }
 
 /* A watched name appeared: the whole run killed and waited for (the init
@@ -237,7 +242,7 @@ static int supervise(pid_t child, int gone, sandy_procs *terminal)
 			kill(child, SIGCONT);
 		} else if (sig > 0 && si.si_code != SI_KERNEL) {
 			if (sig == SIGCONT && terminal != NULL)
-				note_foreground(terminal);
+				note_foreground(terminal, si.si_pid);
 			kill(child, sig);
 		}
 	}
