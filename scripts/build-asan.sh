@@ -8,7 +8,7 @@ out="$root/build-asan"
 mkdir -p "$out"
 # Copy what the package and its tests are made of; keep the old build dir
 # so make stays incremental.
-(cd "$root" && tar -cf - binding.gyp package.json csrc lib bin types test scripts fuzz bench 2>/dev/null) |
+(cd "$root" && tar -cf - binding.gyp package.json README.md csrc lib bin types test scripts fuzz bench 2>/dev/null) |
   (cd "$out" && tar -xf -)
 ln -sfn "$root/node_modules" "$out/node_modules"
 # cJSON's fetched source is shared with the main build (fetched once).

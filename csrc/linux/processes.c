@@ -187,12 +187,10 @@ static int wait_plainly(pid_t child)
 static void note_foreground(sandy_procs *s, pid_t sender)
 {
 	pid_t fg = s->tty >= 0 ? tcgetpgrp(s->tty) : -1;
-	pid_t chooser = sender > 0 ? getpgid(sender) : -1;
+	pid_t chooser = sender > 0 ? getpgid(sender) : fg;
 
-	if (fg > 0 && (fg == getpgrp() || fg == chooser || chooser <= 0))
-		s->fg = fg;
-	else if (fg > 0)
-		s->fg = chooser;
+	if (fg > 0)
+		s->fg = chooser > 0 && fg != getpgrp() ? chooser : fg;
 }
 
 /* A watched name appeared: the whole run killed and waited for (the init

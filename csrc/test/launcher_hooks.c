@@ -10,7 +10,8 @@
  * it before main runs (close-on-exec, so the command never has it); the
  * wrapped exec and _exit calls write every object's counters into it
  * through __gcov_info_to_gcda, then reset them, so a failed exec followed
- * by _exit does not count twice (so does kill of its own pid). Stream format, per object:
+ * by _exit does not count twice (so does kill of its own pid). Each
+ * object's records go out in one write. Stream format, per object:
  *   "F" u32 LEN NAME  (the .gcda path the object would have written)
  *   "D" u32 LEN BYTES (its contents, in one or more pieces)
  * scripts/coverage-report.js turns the streams into .gcda files and
@@ -52,6 +53,7 @@
  * must neither be counted nor fail. */
 ssize_t __real_write(int fd, const void *b, size_t n);
 void *__real_malloc(size_t n);
+void *__real_realloc(void *p, size_t n);
 int __real_open(const char *p, int f, ...);
 
 /* ---- coverage ---------------------------------------------------------- */
@@ -62,18 +64,49 @@ void __gcov_reset(void);
 
 static int cov_fd = -1;
 
+/* One object's records, gathered and written with one write(): the
+ * processes a launcher forks share the stream's file offset, and two of
+ * them dumping at once must not interleave inside an object's records.
+ * (An object that does not fit is left out whole.) */
+static struct {
+	char *data;
+	size_t len, cap;
+	bool lost;
+} out;
+
 static void put(const void *data, size_t len)
 {
-	const char *p = data;
+	if (out.len + len > out.cap && !out.lost) {
+		size_t cap = 2 * (out.len + len);
+		char *more = __real_realloc(out.data, cap);
+
+		out.lost = more == NULL;
+		if (more != NULL) {
+			out.data = more;
+			out.cap = cap;
+		}
+	}
+	if (out.lost)
+		return;
+	memcpy(out.data + out.len, data, len);
+	out.len += len;
+}
+
+static void flush(void)
+{
+	const char *p = out.data;
+	size_t len = out.lost ? 0 : out.len;
 
 	while (len > 0) {
 		ssize_t n = __real_write(cov_fd, p, len);
 
 		if (n <= 0)
-			return;
+			break;
 		p += n;
 		len -= (size_t)n;
 	}
+	out.len = 0;
+	out.lost = false;
 }
 
 static void record(char tag, const void *data, uint32_t len)
@@ -109,9 +142,11 @@ static void coverage_dump(void)
 	uintptr_t at = (uintptr_t)__start_sandy_gcov_info;
 	uintptr_t end = (uintptr_t)__stop_sandy_gcov_info;
 
-	for (; at < end; at += sizeof(const struct gcov_info *))
+	for (; at < end; at += sizeof(const struct gcov_info *)) {
 		__gcov_info_to_gcda(*(const struct gcov_info *const *)at,
 				    on_filename, on_data, on_allocate, NULL);
+		flush();
+	}
 	__gcov_reset();
 }
 
