@@ -260,7 +260,10 @@ t.test('the README\'s own line in a fresh checkout, as root', async (t) => {
   const sandyCli = git ? [path.join(path.dirname(process.execPath), 'npx'), '--no-install', 'sandy'] : [process.execPath, path.join(checkout, 'bin', 'sandy')]
   const scratch = fs.mkdtempSync(path.join(dir, 'tmp-'))
   const script = line.replace('npx sandy', ['/usr/bin/env', '-u', 'NODE_OPTIONS', ...sandyCli].join(' ')).replace('/etc/x', outside)
-  const r = spawnSync(SH, ['-c', script], { cwd: checkout, encoding: 'utf8', env: plainNodeEnv(withSanitizerEnv({ npm_config_update_notifier: 'false', TMPDIR: scratch })) })
+  // (the shell's $0 is node's path: the sanitizer stage's preload,
+  // scripts/asan-preload.js, gives the runtimes only to a command line that
+  // runs node, and the node in this one loads the sanitized addon)
+  const r = spawnSync(SH, ['-c', script, process.execPath], { cwd: checkout, encoding: 'utf8', env: plainNodeEnv(withSanitizerEnv({ npm_config_update_notifier: 'false', TMPDIR: scratch })) })
   t.match(r.stderr, /Read-only file system/, 'the write to /etc is refused')
   const made = fs.readdirSync(scratch).filter((d) => fs.existsSync(path.join(scratch, d, 'here.txt')))
   t.equal(made.length, 1, 'the write landed in the scratch directory')
