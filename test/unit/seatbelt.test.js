@@ -127,6 +127,16 @@ t.test('a darwin provider protects credential files, host sockets and secret var
 })
 
 t.test('a darwin provider confines through sandbox-exec, with the probe\'s verdict and the dialect', async (t) => {
+  // a temp directory of this test's own, which no other file writes into
+  // meanwhile (the count below was of the shared one)
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-seatbelt-tmp-'))
+  const savedTmp = Object.hasOwn(process.env, 'TMPDIR') ? process.env.TMPDIR : null
+  process.env.TMPDIR = tmp
+  t.teardown(() => {
+    if (savedTmp === null) delete process.env.TMPDIR
+    else process.env.TMPDIR = savedTmp
+    fs.rmSync(tmp, { recursive: true, force: true })
+  })
   const { provider, probes } = darwinProvider(t, USABLE)
   t.equal(provider.probe().selected, 'seatbelt', 'selected where it is usable')
   const before = fs.readdirSync(os.tmpdir()).length
