@@ -13,11 +13,11 @@ const PACKAGE = path.join(__dirname, '..', '..')
 const OVERRIDE = process.env.SANDY_TEST_LAUNCHER ? ['-r', path.join(__dirname, 'launcher-override.js')] : []
 
 // provider.confine as user, in a node process of the user with env; the
-// ConfinedArgv, or { error: { name, message } }.
+// ConfinedArgv, or { error: { name, code, message, reasons } }.
 function confineAs (user, env, options, argv, request) {
   const script = `const [pkg, a] = process.argv.slice(1); const x = JSON.parse(a)
     try { process.stdout.write(JSON.stringify(require(pkg).createLocalSandboxProvider(x.options).confine(x.argv, x.request))) }
-    catch (err) { process.stdout.write(JSON.stringify({ error: { name: err.name, message: err.message } })) }`
+    catch (err) { process.stdout.write(JSON.stringify({ error: { name: err.name, code: err.code, message: err.message, reasons: err.reasons } })) }`
   const r = spawnSync(user.wrap[0] ?? process.execPath, [...user.wrap.slice(1), ...(user.wrap.length ? [process.execPath] : []), ...OVERRIDE, '-e', script, PACKAGE,
     JSON.stringify({ options, argv, request })], { cwd: '/', env: plainNodeEnv(env), encoding: 'utf8' })
   if (r.status !== 0) throw new Error(`confine as ${user.name} failed: ${r.error || r.stderr}`)
