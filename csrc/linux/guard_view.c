@@ -359,6 +359,33 @@ out:
 	return rc;
 }
 
+/* The deny objects are a detached tree, which kernels before 6.15 refuse
+ * to clone from (open_tree: EINVAL): they are attached first, stacked on
+ * "/", where no path lookup reaches them, and detached again once every
+ * protected read is covered (bubblewrap's "--bind / /" would carry them
+ * on top of its root). */
+static int stage_deny_objects(void)
+{
+	int objs = sandy_new_deny_objects();
+
+	if (objs >= 0 && sandy_tree_attach_at(objs, AT_FDCWD, "/") != 0) {
+		close(objs);
+		return -1;
+	}
+	return objs;
+}
+
+static int unstage(int objs, int rc, sandy_error *err)
+{
+	char self[32];
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", objs);
+	if (umount2(self, MNT_DETACH) != 0 && rc == 0)
+		rc = fail(err, "detaching the deny objects", errno);
+	close(objs);
+	return rc;
+}
+
 /* Step 5. Each protected read as confine saw it, covered by an empty
  * read-only object of its kind, so nothing beneath bubblewrap reads it or
  * connects to it; last, so that one inside a writable root covers what
@@ -371,7 +398,7 @@ static int deny_reads(const sandy_guard_args *g, sandy_error *err)
 
 	if (g->n_deny_reads == 0)
 		return 0;
-	if ((objs = sandy_new_deny_objects()) < 0)
+	if ((objs = stage_deny_objects()) < 0)
 		return fail(err, "the deny objects", errno);
 	for (size_t i = 0; rc == 0 && i < g->n_deny_reads; i++) {
 		struct stat st;
@@ -390,8 +417,7 @@ static int deny_reads(const sandy_guard_args *g, sandy_error *err)
 		if (fd >= 0)
 			close(fd);
 	}
-	close(objs);
-	return rc;
+	return unstage(objs, rc, err);
 }
 
 int sandy_guard_enter(const sandy_guard_args *g, const char *const *protect,

@@ -437,17 +437,12 @@ static int copy_top_symlinks(view_build *b, sandy_error *err)
 /* ------------------------------------------------------------------ */
 /* cloning and attaching */
 
-/* A clone of the entry's path in the namespace's own procfs, which the
- * first such entry mounts; -1 with *err. */
+/* A clone of the entry's path in the namespace's own procfs (staged);
+ * -1 with *err. */
 static int proc_tree(view_build *b, const view_entry *e, sandy_error *err)
 {
 	int fd, tree;
 
-	if (b->proc_fd < 0) {
-		b->proc_fd = sandy_new_proc(e->pin->fd);
-		if (b->proc_fd < 0)
-			return view_fail(err, "a /proc of its own", errno);
-	}
 	fd = sandy_open_how(b->proc_fd,
 			    sandy_tree_rel(e->path + strlen("/proc")),
 			    O_PATH | O_CLOEXEC, VIEW_RESOLVE);
@@ -567,14 +562,34 @@ static int attach_tmpfs(view_build *b, sandy_error *err)
 }
 
 /* ------------------------------------------------------------------ */
-/* denies */
+/* sources of clones */
 
-static int make_deny_fs(view_build *b, sandy_error *err)
+/* The namespace's own procfs and the deny objects are detached trees,
+ * which kernels before 6.15 refuse to clone from (open_tree: EINVAL).
+ * Each is attached first, stacked on the old root: no path lookup reaches
+ * a mount stacked there, and the switch to the view detaches it with the
+ * old root. The procfs is mounted while the host's whole /proc is still
+ * in view, as the kernel requires. */
+static int stage_sources(view_build *b, sandy_error *err)
 {
-	if (b->deny_fd < 0 && (b->deny_fd = sandy_new_deny_objects()) < 0)
+	const view_entry *proc = NULL;
+
+	for (size_t i = 0; i < b->n && proc == NULL; i++)
+		if (b->e[i].mounted && sandy_view_own_proc(b->e[i].path))
+			proc = &b->e[i];
+	if (proc != NULL &&
+	    ((b->proc_fd = sandy_new_proc(proc->pin->fd)) < 0 ||
+	     sandy_tree_attach_at(b->proc_fd, AT_FDCWD, "/") != 0))
+		return view_fail(err, "a /proc of its own", errno);
+	if (b->p->n_deny_subtrees > 0 &&
+	    ((b->deny_fd = sandy_new_deny_objects()) < 0 ||
+	     sandy_tree_attach_at(b->deny_fd, AT_FDCWD, "/") != 0))
 		return view_fail(err, "deny objects", errno);
 	return 0;
 }
+
+/* ------------------------------------------------------------------ */
+/* denies */
 
 static bool ancestor_bound(const view_build *b, const char *p, size_t len)
 {
@@ -687,8 +702,6 @@ static int apply_deny(view_build *b, size_t i, sandy_error *err)
 		return 0;
 	if (b->p->deny_hidden[i])
 		return 0;
-	if (subtree && make_deny_fs(b, err) != 0)
-		return -1;
 	if (writable && bind_ancestors(b, m, pin->path, err) != 0)
 		return -1;
 	target = open_in_view(b, pin->path, expected(pin->path, pin), err);
@@ -782,7 +795,8 @@ static int build_steps(view_build *b, sandy_error *err)
 	if (b->root_fd < 0)
 		return view_fail(err, "root tmpfs", errno);
 	if (build_skeleton(b, err) != 0 || copy_top_symlinks(b, err) != 0 ||
-	    clone_trees(b, err) != 0 || attach_root(b, err) != 0 ||
+	    stage_sources(b, err) != 0 || clone_trees(b, err) != 0 ||
+	    attach_root(b, err) != 0 ||
 	    attach_tmpfs(b, err) != 0 || attach_trees(b, err) != 0 ||
 	    apply_denies(b, err) != 0)
 		return -1;
