@@ -62,18 +62,31 @@ const ROOT_REFUSED = 'the Landlock-only level refuses uid 0 (no view: chmod and 
 // The backends a case runs on for a user: those named, less the ones this
 // host cannot run or that refuse the user, each of which is recorded as a
 // skip that names it ("not covered: ..."), so a run says what it missed.
-// A root process's probe never offers the Landlock-only level; for uid
-// 65534 it is taken as usable here and the case confines through
-// confineAs(), whose provider runs as that user and probes for itself.
+// A root process's probe never offers the Landlock-only level: for uid
+// 65534 the verdict is that user's own probe (asked once), and the case
+// confines through confineAs(), whose provider runs as that user.
 function backendsFor (t, user, names) {
   const report = probe()
   return names.filter((b) => {
     let why = null
+    const verdict = b === 'landlock' && process.geteuid() === 0 && user.uid !== 0 ? nobodyLandlock() : report.backends[b]
     if (b === 'landlock' && user.uid === 0) why = ROOT_REFUSED
-    else if (!(b === 'landlock' && process.geteuid() === 0) && !report.backends[b].usable) why = report.backends[b].reason
+    else if (!verdict.usable) why = verdict.reason
     if (why) t.skip(`${UNCOVERED} ${b} backend as ${user.name}: ${why}`)
     return why === null
   })
+}
+
+let nobodyVerdict = null
+function nobodyLandlock () {
+  if (nobodyVerdict === null) {
+    const script = `process.stdout.write(JSON.stringify(require(process.argv[1]).probe().backends.landlock))`
+    const r = spawnSync(SETPRIV, [`--reuid=${NOBODY}`, `--regid=${NOBODY}`, '--clear-groups', process.execPath, '-e', script, path.join(__dirname, '..', '..')],
+      { cwd: '/', env: plainNodeEnv(), encoding: 'utf8' })
+    if (r.status !== 0) throw new Error(`the probe as uid ${NOBODY} failed: ${r.stderr}`)
+    nobodyVerdict = JSON.parse(r.stdout)
+  }
+  return nobodyVerdict
 }
 
 // The environment of a plain node process of the tests: without tap's

@@ -267,7 +267,7 @@ t.test(`${WORKFLOW} passes actionlint and every policy check`, async (t) => {
 const BROKEN_FOR_ACTIONLINT = [
   ['a YAML syntax error', 'permissions:\n  contents: read', 'permissions:\n  contents: read\n   x: [', /could not parse as YAML.*\[syntax-check\]$/],
   ['a duplicate key', 'timeout-minutes: 45\n', 'timeout-minutes: 45\n    timeout-minutes: 50\n', /key "timeout-minutes" is duplicated in "prebuilds" job.*\[syntax-check\]$/],
-  ['an unknown key', 'timeout-minutes: 75', 'timeout-minute: 75', /unexpected key "timeout-minute" for "job" section.*\[syntax-check\]$/],
+  ['an unknown key', 'timeout-minutes: 90', 'timeout-minute: 90', /unexpected key "timeout-minute" for "job" section.*\[syntax-check\]$/],
   ['a time limit that is not a number', 'timeout-minutes: 30', 'timeout-minutes: half an hour', /float number literal.*\[syntax-check\]$/],
   ['a step with both uses: and run:', '      - uses: actions/upload-artifact@v4\n', '      - uses: actions/upload-artifact@v4\n        run: ls dist\n', /contains "run" key.*\[syntax-check\]$/],
   ['an unknown event', '  pull_request:\n', '  pull_requests:\n', /unknown Webhook event "pull_requests".*\[events\]$/],
@@ -299,7 +299,7 @@ const BROKEN = [
   ['a missing job', 'unprivileged-probe:\n    name:', 'probe:\n    name:', /jobs: no unprivileged-probe job/],
   ['a runner outside the set', 'runs-on: ubuntu-24.04\n', 'runs-on: ubuntu-latest\n', /jobs\.prebuilds: runs-on "ubuntu-latest" is not one of/],
   ['a matrix without arm64', 'runner: [ubuntu-24.04, ubuntu-24.04-arm]\n    runs-on: ${{ matrix.runner }}\n    # ~15', 'runner: [ubuntu-24.04]\n    runs-on: ${{ matrix.runner }}\n    # ~15', /jobs\.test: its matrix does not cover/],
-  ['a time limit above 90 minutes', 'timeout-minutes: 75', 'timeout-minutes: 120', /jobs\.test: timeout-minutes must be an integer from 1 to 90, not 120/],
+  ['a time limit above 90 minutes', 'timeout-minutes: 90', 'timeout-minutes: 120', /jobs\.test: timeout-minutes must be an integer from 1 to 90, not 120/],
   ['no time limit', '    timeout-minutes: 30\n', '', /jobs\.unprivileged-probe: timeout-minutes must be an integer/],
   ['job permissions that widen', 'needs: test\n', 'needs: test\n    permissions:\n      contents: write\n', /jobs\.prebuilds: permissions may only narrow/],
   ['an action on a branch', 'actions/checkout@v4', 'actions/checkout@main', /uses "actions\/checkout@main", which is not pinned/],
