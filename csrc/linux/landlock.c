@@ -73,7 +73,21 @@ typedef struct ll_ctx {
 	char path[SANDY_PATH_MAX_BYTES + NAME_MAX + 3];
 } ll_ctx;
 
-int sandy_landlock_abi(void)
+/* Test builds only (csrc/Makefile's abi-caps): the launcher takes the
+ * kernel's Landlock ABI as at most SANDY_TEST_LANDLOCK_ABI_CAP, so that the
+ * suite can see on one kernel what a kernel with a lower ABI makes of the
+ * launcher and of its probe. Lower only: the cap never raises what the
+ * kernel offers. Everything that depends on the ABI reads it from
+ * sandy_landlock_abi() (the plan's refusals and handled rights, the
+ * probe's report), and a capped build refuses a ruleset that handles more
+ * than its cap (create_ruleset), so that a step which did not ask cannot
+ * go past it. A release build never defines it. */
+#ifdef SANDY_TEST_LANDLOCK_ABI_CAP
+_Static_assert(SANDY_TEST_LANDLOCK_ABI_CAP >= 0,
+	       "SANDY_TEST_LANDLOCK_ABI_CAP is an ABI version, 0 or more");
+#endif
+
+static int kernel_abi(void)
 {
 	long v = sys_landlock_create_ruleset(NULL, 0,
 					     LANDLOCK_CREATE_RULESET_VERSION);
@@ -81,12 +95,30 @@ int sandy_landlock_abi(void)
 	return v > 0 && v < INT_MAX ? (int)v : 0;
 }
 
+int sandy_landlock_abi(void)
+{
+	int abi = kernel_abi();
+
+#ifdef SANDY_TEST_LANDLOCK_ABI_CAP
+	if (abi > SANDY_TEST_LANDLOCK_ABI_CAP)
+		abi = SANDY_TEST_LANDLOCK_ABI_CAP;
+#endif
+	return abi;
+}
+
 int sandy_landlock_errata(void)
 {
-	/* Kernels predating the errata flag reject it with EINVAL. */
-	long v = sys_landlock_create_ruleset(NULL, 0,
-					     LANDLOCK_CREATE_RULESET_ERRATA);
+	long v;
 
+#ifdef SANDY_TEST_LANDLOCK_ABI_CAP
+	/* Each erratum belongs to the ABI whose feature it fixes, which only
+	 * the kernel knows: a build that pretends to an older ABI claims none
+	 * of the fixes (the side nothing could rely on wrongly). */
+	if (kernel_abi() > SANDY_TEST_LANDLOCK_ABI_CAP)
+		return 0;
+#endif
+	/* Kernels predating the errata flag reject it with EINVAL. */
+	v = sys_landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_ERRATA);
 	return v > 0 && v < INT_MAX ? (int)v : 0;
 }
 
@@ -353,6 +385,24 @@ static int add_all_rules(ll_ctx *ctx)
 	return 0;
 }
 
+#ifdef SANDY_TEST_LANDLOCK_ABI_CAP
+/* A capped build's own check that no ruleset handles what its ABI has
+ * not: network rights came with ABI 4, scoping with 6. */
+static int within_cap(const sandy_ll_plan *p, sandy_error *err)
+{
+	int abi = sandy_landlock_abi();
+
+	if (abi == 0 || (p->handled_fs & ~sandy_ll_handled_fs(abi)) != 0 ||
+	    (p->handled_net != 0 && abi < 4) || (p->scoped != 0 && abi < 6))
+		return sandy_fail(err, SANDY_ERR_UNSUPPORTED,
+				  "landlock: this test build is capped at "
+				  "Landlock ABI %d, which cannot handle the "
+				  "ruleset",
+				  abi);
+	return 0;
+}
+#endif
+
 static int create_ruleset(const sandy_ll_plan *p, sandy_error *err)
 {
 	/* (no net rule is ever added: handling a right denies it) */
@@ -363,6 +413,10 @@ static int create_ruleset(const sandy_ll_plan *p, sandy_error *err)
 	};
 	long fd;
 
+#ifdef SANDY_TEST_LANDLOCK_ABI_CAP
+	if (within_cap(p, err) != 0)
+		return -1;
+#endif
 	fd = sys_landlock_create_ruleset(&attr, sizeof(attr), 0);
 	if (fd < 0) {
 		sandy_error_kind kind = errno == ENOSYS || errno == EOPNOTSUPP

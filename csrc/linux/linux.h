@@ -222,7 +222,8 @@ int sandy_procs_reaper(sandy_procs *s, sandy_error *err);
 /* In the command, before its exec: the caller's signal state back. */
 int sandy_procs_command(const sandy_procs *s, sandy_error *err);
 
-/* landlock.c: the ABI version and the errata bitmask, 0 when absent */
+/* landlock.c: the ABI version and the errata bitmask, 0 when absent (a
+ * test build may take the ABI as lower: SANDY_TEST_LANDLOCK_ABI_CAP) */
 int sandy_landlock_abi(void);
 int sandy_landlock_errata(void);
 /* Restricts the calling thread as the Landlock plan says (plan.h, which
