@@ -4,13 +4,25 @@
 // the package produces, through confinePolicy, a provider (both Linux
 // backends: bubblewrap's starts with the launcher as its guard) or the CLI,
 // then starts that build instead of the verified copy. The words after it
-// do not depend on which build reads them. Test-only; nothing in lib/
-// knows of it.
+// do not depend on which build reads them. With SANDY_TEST_LAUNCHER_PROBE=1
+// the host probe asks that build too (the addon's probe of a given
+// launcher), so that what it reports usable is what the build can do: the
+// Landlock ABI caps (test/meta/abi-caps.test.js). The layer builds keep
+// the verified copy's probe, whose facts they share. Test-only; nothing
+// in lib/ knows of it.
 const path = require('node:path')
 
 const build = process.env.SANDY_TEST_LAUNCHER
 if (build) {
   if (!path.isAbsolute(build)) throw new Error('SANDY_TEST_LAUNCHER must be an absolute path')
+  if (process.env.SANDY_TEST_LAUNCHER_PROBE === '1') {
+    // (before anything that reads it is loaded: lib/ takes probe() when
+    // its modules load)
+    const hostProbe = require('../../lib/probe.js')
+    const binding = require('../../lib/binding.js')
+    let report = null
+    hostProbe.probe = () => structuredClone(report ?? (report = binding.addon.probe(build, null)))
+  }
   const confine = require('../../lib/confine.js')
   const provider = require('../../lib/provider.js')
   const swap = (c) => {
