@@ -88,7 +88,8 @@ function sanitizerEnv (preloadDir) {
 }
 
 // What has nothing to add against the sanitized addon: the checks that
-// build and run their own binaries (layer builds, C tests, fuzzing), and
+// build and run their own binaries (layer builds, Landlock ABI caps, C
+// tests, fuzzing), and
 // those of documents, the package (its prebuilds and the installed
 // tarball: the shipped, unsanitized binaries), types, the CI workflow
 // (which build-asan/ does not copy), the test net itself, and dsh's stack
@@ -96,7 +97,8 @@ function sanitizerEnv (preloadDir) {
 // there; dsh's processes are its own; dsh-peers.test.js's scratch projects
 // start node and npm without the sanitizer preload).
 const NOT_UNDER_ASAN = ['layers.test.js', 'c-coverage.test.js', 'native.test.js', 'threat-model.test.js', 'code-map.test.js', 'layering.test.js', 'docs.test.js', 'package.test.js',
-  'strict.test.js', 'types.test.js', 'prebuild.test.js', 'install.test.js', 'workflow.test.js', 'dsh.test.js', 'dsh-peers.test.js']
+  'strict.test.js', 'types.test.js', 'prebuild.test.js', 'install.test.js', 'workflow.test.js', 'dsh.test.js', 'dsh-peers.test.js',
+  'abi-caps.test.js']
 
 const stages = []
 function stage (name, fn) {
