@@ -359,65 +359,48 @@ out:
 	return rc;
 }
 
-/* The deny objects are a detached tree, which kernels before 6.15 refuse
- * to clone from (open_tree: EINVAL): they are attached first, stacked on
- * "/", where no path lookup reaches them, and detached again once every
- * protected read is covered (bubblewrap's "--bind / /" would carry them
- * on top of its root). */
-static int stage_deny_objects(void)
-{
-	int objs = sandy_new_deny_objects();
-
-	if (objs >= 0 && sandy_tree_attach_at(objs, AT_FDCWD, "/") != 0) {
-		close(objs);
-		return -1;
-	}
-	return objs;
-}
-
-static int unstage(int objs, int rc, sandy_error *err)
-{
-	char self[32];
-
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", objs);
-	if (umount2(self, MNT_DETACH) != 0 && rc == 0)
-		rc = fail(err, "detaching the deny objects", errno);
-	close(objs);
-	return rc;
-}
-
 /* Step 5. Each protected read as confine saw it, covered by an empty
  * read-only object of its kind, so nothing beneath bubblewrap reads it or
  * connects to it; last, so that one inside a writable root covers what
  * its clone shows. Those the guard's uid cannot reach were dropped before
  * the namespace (sandy_guard_reached_reads); one the private /tmp hides
- * (or that is gone since) needs none; one replaced fails closed. */
+ * (or that is gone since) needs none; one replaced fails closed. All are
+ * opened first, then their covers made in one go (mount_tree.c stages the
+ * objects they are cloned from), then each attached. */
 static int deny_reads(const sandy_guard_args *g, sandy_error *err)
 {
-	int objs, rc = 0;
+	int fds[SANDY_DENY_READS_MAX], covers[SANDY_DENY_READS_MAX];
+	bool is_dir[SANDY_DENY_READS_MAX];
+	size_t n = 0;
+	bool made;
+	int rc = 0;
 
-	if (g->n_deny_reads == 0)
-		return 0;
-	if ((objs = stage_deny_objects()) < 0)
-		return fail(err, "the deny objects", errno);
 	for (size_t i = 0; rc == 0 && i < g->n_deny_reads; i++) {
 		struct stat st;
-		int fd;
+		int fd = open_as_seen(&g->deny_reads[i], 0, &st);
 
-		fd = open_as_seen(&g->deny_reads[i], 0, &st);
-		if (fd < 0 && errno == ENOENT)
-			continue;
-		if (fd < 0)
+		if (fd >= 0) {
+			is_dir[n] = S_ISDIR(st.st_mode);
+			fds[n++] = fd;
+		} else if (errno != ENOENT) {
 			rc = sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 					"deny_reads[%zu] changed since confine",
 					i);
-		else if (sandy_cover_with_deny_object(objs, S_ISDIR(st.st_mode),
-						      fd) != 0)
-			rc = fail(err, "covering a protected read", errno);
-		if (fd >= 0)
-			close(fd);
+		}
 	}
-	return unstage(objs, rc, err);
+	made = rc == 0 && n > 0;
+	if (made && sandy_deny_objects(is_dir, n, covers) != 0) {
+		rc = fail(err, "the deny objects", errno);
+		made = false;
+	}
+	for (size_t k = 0; k < n; k++) {
+		if (made && rc == 0 && sandy_tree_attach(covers[k], fds[k]) != 0)
+			rc = fail(err, "covering a protected read", errno);
+		if (made)
+			close(covers[k]);
+		close(fds[k]);
+	}
+	return rc;
 }
 
 int sandy_guard_enter(const sandy_guard_args *g, const char *const *protect,

@@ -74,17 +74,22 @@ int sandy_new_tmpfs(const char *mode, const char *size, unsigned int attr);
  * tmpfs of the kernel's default size, mode 1777, nosuid and nodev (exec
  * allowed: the seam promises execution everywhere), or -1 with errno. */
 int sandy_new_temp_area(void);
-/* The objects a deny is covered with, on a detached tmpfs of their own
- * (read-only, nosuid, nodev, noexec): an empty directory "d" and an empty
- * file "f", both mode 0, which no confined command opens (it holds no
- * capability, so not even its uid 0 passes their modes: EACCES). Its
- * descriptor, or -1 with errno. */
-int sandy_new_deny_objects(void);
-/* A clone of the empty directory (is_dir) or file of deny_objs attached
- * over target, an O_PATH descriptor of the object it covers (a file's
- * place takes any non-directory: a socket, a device). 0, or -1 with
- * errno. */
-int sandy_cover_with_deny_object(int deny_objs, bool is_dir, int target);
+/* Kernels before 6.15 refuse to clone out of a detached mount
+ * (open_tree: EINVAL). A detached source of clones is staged: attached,
+ * stacked on this namespace's "/", where no lookup by path reaches it,
+ * cloned from, and unstaged (detached by its own descriptor) before
+ * anything else is stacked there: nothing staged outlives the cloning.
+ * 0, or -1 with errno. */
+int sandy_stage(int tree);
+int sandy_unstage(int tree);
+/* n objects a deny is covered with, into trees[0..n): each a detached
+ * empty directory (is_dir[i]) or empty file, mode 0, read-only, nosuid,
+ * nodev, noexec, cloned from a tmpfs of their own, staged for the
+ * cloning; no confined command opens them (it holds no capability, so
+ * not even its uid 0 passes their modes: EACCES). A file's place takes
+ * any non-directory: a socket, a device. 0, or -1 with errno and nothing
+ * left open. */
+int sandy_deny_objects(const bool *is_dir, size_t n, int *trees);
 /* A detached procfs of this process's PID namespace, nosuid, nodev,
  * noexec and with the atime rule of the mount host_proc (the host's
  * /proc, pinned) lies on, or -1 with errno. */

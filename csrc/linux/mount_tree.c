@@ -25,6 +25,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -186,7 +187,20 @@ int sandy_make_mountpoint(int root, const char *path, bool is_dir)
 	return 0;
 }
 
-int sandy_new_deny_objects(void)
+int sandy_stage(int tree)
+{
+	return sandy_tree_attach_at(tree, AT_FDCWD, "/");
+}
+
+int sandy_unstage(int tree)
+{
+	char self[32];
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", tree);
+	return umount2(self, MNT_DETACH);
+}
+
+static int new_deny_objects(void)
 {
 	int fs = sandy_new_tmpfs("0555", "1m", 0), fd;
 
@@ -206,13 +220,28 @@ fail:
 	return closing(fs, -1);
 }
 
-int sandy_cover_with_deny_object(int deny_objs, bool is_dir, int target)
+int sandy_deny_objects(const bool *is_dir, size_t n, int *trees)
 {
-	int tree = sys_open_tree(deny_objs, is_dir ? "d" : "f",
-				 OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+	int objs = new_deny_objects(), saved;
+	size_t made = 0;
 
-	if (tree < 0)
+	if (objs < 0)
 		return -1;
-	return closing(tree, sandy_tree_attach(tree, target));
+	if (sandy_stage(objs) != 0)
+		return closing(objs, -1);
+	for (; made < n; made++) {
+		trees[made] = sys_open_tree(objs, is_dir[made] ? "d" : "f",
+					    OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+		if (trees[made] < 0)
+			break;
+	}
+	if (sandy_unstage(objs) == 0 && made == n)
+		return closing(objs, 0);
+	saved = errno;
+	while (made > 0)
+		close(trees[--made]);
+	close(objs);
+	errno = saved;
+	return -1;
 }
 

@@ -102,7 +102,7 @@ typedef struct view_build {
 	view_entry *e;
 	size_t n;
 	int root_fd;  /* the view's tmpfs root */
-	int deny_fd;  /* empty read-only tmpfs with "d" and "f", or -1 */
+	int *deny_trees; /* each deny subtree's cover (detached), or -1 */
 	int proc_fd;  /* the namespace's own procfs, or -1 */
 	struct prefix {
 		const char *p;
@@ -126,6 +126,31 @@ static void close_fd(int *fd)
 	if (*fd >= 0)
 		close(*fd);
 	*fd = -1;
+}
+
+/* tree closed, errno kept; rc passed through */
+static int closing_tree(int tree, int rc)
+{
+	int e = errno;
+
+	close(tree);
+	errno = e;
+	return rc;
+}
+
+/* Whether "/.." is "/": true of a namespace's root with nothing stacked
+ * beneath it. errno EBUSY when it is not. */
+static bool root_is_alone(void)
+{
+	struct stat top, up;
+
+	if (sandy_stat(AT_FDCWD, "/", 0, &top) != 0 ||
+	    sandy_stat(AT_FDCWD, "/..", 0, &up) != 0)
+		return false;
+	if (top.st_dev == up.st_dev && top.st_ino == up.st_ino)
+		return true;
+	errno = EBUSY;
+	return false;
 }
 
 static bool path_strictly_covers(const char *a, const char *p)
@@ -437,8 +462,8 @@ static int copy_top_symlinks(view_build *b, sandy_error *err)
 /* ------------------------------------------------------------------ */
 /* cloning and attaching */
 
-/* A clone of the entry's path in the namespace's own procfs (staged);
- * -1 with *err. */
+/* A clone of the entry's path in the namespace's own procfs (staged by
+ * clone_sources); -1 with *err. */
 static int proc_tree(view_build *b, const view_entry *e, sandy_error *err)
 {
 	int fd, tree;
@@ -485,6 +510,52 @@ static int clone_trees(view_build *b, sandy_error *err)
 			return view_fail(err, "mount_setattr top", errno);
 	}
 	return 0;
+}
+
+/* Every tree the view is made of, cloned before its root is attached
+ * (mount_tree.c's staging: nothing staged is left on "/" when the root is
+ * stacked there). The namespace's own procfs is mounted while the host's
+ * whole /proc is still in view, as the kernel requires, and staged while
+ * the entries in it are cloned; the deny subtrees' covers are cloned in
+ * one go, whether or not each will be needed. */
+static int clone_sources(view_build *b, sandy_error *err)
+{
+	const view_entry *proc = NULL;
+	size_t n = b->p->n_deny_subtrees;
+	bool *is_dir;
+	int rc;
+
+	for (size_t i = 0; i < b->n && proc == NULL; i++)
+		if (b->e[i].mounted && sandy_view_own_proc(b->e[i].path))
+			proc = &b->e[i];
+	if (proc != NULL) {
+		if ((b->proc_fd = sandy_new_proc(proc->pin->fd)) < 0)
+			return view_fail(err, "a /proc of its own", errno);
+		if (sandy_stage(b->proc_fd) != 0)
+			return view_fail(err, "stage /proc", errno);
+	}
+	rc = clone_trees(b, err);
+	if (proc != NULL && sandy_unstage(b->proc_fd) != 0 && rc == 0)
+		rc = view_fail(err, "unstage /proc", errno);
+	if (rc != 0 || n == 0)
+		return rc;
+	is_dir = malloc(n * sizeof(*is_dir));
+	b->deny_trees = malloc(n * sizeof(*b->deny_trees));
+	if (is_dir == NULL || b->deny_trees == NULL) {
+		rc = sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				"view: out of memory");
+	} else {
+		for (size_t i = 0; i < n; i++)
+			is_dir[i] = b->v->denies[i].is_dir;
+		if (sandy_deny_objects(is_dir, n, b->deny_trees) != 0)
+			rc = view_fail(err, "deny objects", errno);
+	}
+	free(is_dir);
+	if (rc != 0) {
+		free(b->deny_trees);
+		b->deny_trees = NULL;
+	}
+	return rc;
 }
 
 /* Opens path inside the view; when expect is given the object found must
@@ -562,33 +633,6 @@ static int attach_tmpfs(view_build *b, sandy_error *err)
 }
 
 /* ------------------------------------------------------------------ */
-/* sources of clones */
-
-/* The namespace's own procfs and the deny objects are detached trees,
- * which kernels before 6.15 refuse to clone from (open_tree: EINVAL).
- * Each is attached first, stacked on the old root: no path lookup reaches
- * a mount stacked there, and the switch to the view detaches it with the
- * old root. The procfs is mounted while the host's whole /proc is still
- * in view, as the kernel requires. */
-static int stage_sources(view_build *b, sandy_error *err)
-{
-	const view_entry *proc = NULL;
-
-	for (size_t i = 0; i < b->n && proc == NULL; i++)
-		if (b->e[i].mounted && sandy_view_own_proc(b->e[i].path))
-			proc = &b->e[i];
-	if (proc != NULL &&
-	    ((b->proc_fd = sandy_new_proc(proc->pin->fd)) < 0 ||
-	     sandy_tree_attach_at(b->proc_fd, AT_FDCWD, "/") != 0))
-		return view_fail(err, "a /proc of its own", errno);
-	if (b->p->n_deny_subtrees > 0 &&
-	    ((b->deny_fd = sandy_new_deny_objects()) < 0 ||
-	     sandy_tree_attach_at(b->deny_fd, AT_FDCWD, "/") != 0))
-		return view_fail(err, "deny objects", errno);
-	return 0;
-}
-
-/* ------------------------------------------------------------------ */
 /* denies */
 
 static bool ancestor_bound(const view_build *b, const char *p, size_t len)
@@ -660,17 +704,19 @@ static int bind_ancestors(view_build *b, const view_entry *m, const char *p,
 /* A denied subtree is covered by an empty object of its kind; a
  * deny_write_exact object is bound read-only onto itself with every mount
  * beneath it (a writable grant nested in a denied directory too). */
-static int overmount(view_build *b, int target, const sandy_pin *pin,
-		     bool subtree, sandy_error *err)
+static int overmount(view_build *b, int target, size_t i, bool subtree,
+		     sandy_error *err)
 {
 	sandy_tree_step step = SANDY_TREE_CLONE;
 	int tree;
 
-	if (subtree)
-		return sandy_cover_with_deny_object(b->deny_fd, pin->is_dir,
-						    target) == 0
+	if (subtree) {
+		tree = b->deny_trees[i];
+		b->deny_trees[i] = -1;
+		return closing_tree(tree, sandy_tree_attach(tree, target)) == 0
 			       ? 0
 			       : view_fail(err, "cover deny", errno);
+	}
 	if ((tree = sandy_tree_cover(target, MOUNT_ATTR_RDONLY, &step)) < 0)
 		return view_fail(err, deny_step[step], errno);
 	close(tree);
@@ -707,7 +753,7 @@ static int apply_deny(view_build *b, size_t i, sandy_error *err)
 	target = open_in_view(b, pin->path, expected(pin->path, pin), err);
 	if (target < 0)
 		return -1;
-	rc = overmount(b, target, pin, subtree, err);
+	rc = overmount(b, target, i, subtree, err);
 	close(target);
 	return rc;
 }
@@ -766,6 +812,10 @@ static int switch_root(view_build *b, sandy_error *err)
 	if (sandy_mount_attr(b->root_fd, "", AT_EMPTY_PATH, MOUNT_ATTR_RDONLY,
 			     0) != 0)
 		return view_fail(err, "root read-only", errno);
+	/* nothing of the old root is left stacked under the view: "/.."
+	 * would reach it */
+	if (!root_is_alone())
+		return view_fail(err, "the old root is still reachable", errno);
 	if (chdir(b->p->cwd) != 0)
 		return view_fail(err, "enter working directory", errno);
 	return 0;
@@ -778,7 +828,10 @@ static void build_release(view_build *b)
 	free(b->e);
 	free(b->anc);
 	close_fd(&b->root_fd);
-	close_fd(&b->deny_fd);
+	for (size_t i = 0; b->deny_trees != NULL && i < b->p->n_deny_subtrees;
+	     i++)
+		close_fd(&b->deny_trees[i]);
+	free(b->deny_trees);
 	close_fd(&b->proc_fd);
 }
 
@@ -795,8 +848,7 @@ static int build_steps(view_build *b, sandy_error *err)
 	if (b->root_fd < 0)
 		return view_fail(err, "root tmpfs", errno);
 	if (build_skeleton(b, err) != 0 || copy_top_symlinks(b, err) != 0 ||
-	    stage_sources(b, err) != 0 || clone_trees(b, err) != 0 ||
-	    attach_root(b, err) != 0 ||
+	    clone_sources(b, err) != 0 || attach_root(b, err) != 0 ||
 	    attach_tmpfs(b, err) != 0 || attach_trees(b, err) != 0 ||
 	    apply_denies(b, err) != 0)
 		return -1;
@@ -806,8 +858,7 @@ static int build_steps(view_build *b, sandy_error *err)
 int sandy_view_build(const sandy_view_plan *p, sandy_view *v,
 		     sandy_error *err)
 {
-	view_build b = {.p = p, .v = v, .root_fd = -1, .deny_fd = -1,
-			.proc_fd = -1};
+	view_build b = {.p = p, .v = v, .root_fd = -1, .proc_fd = -1};
 	int rc;
 
 	/* another policy's pins would be read out of bounds */
