@@ -5,7 +5,7 @@
 // launcher (kernel-facts), the probe's own facts, the escape suite
 // (files, programs, the host, the network, /proc, processes: the process
 // boundary among them), the attacks found in review, the launcher's own
-// defences and its pins. The rest of the suite checks JavaScript, the
+// defences, its pins and its view's root. The rest of the suite checks JavaScript, the
 // package and documents, which the kernel does not change.
 module.exports = Object.freeze([
   'test/confinement/kernel-facts.test.js',
@@ -18,5 +18,6 @@ module.exports = Object.freeze([
   'test/confinement/escape-processes.test.js',
   'test/confinement/hardening.test.js',
   'test/confinement/launcher-exec.test.js',
-  'test/confinement/pins.test.js'
+  'test/confinement/pins.test.js',
+  'test/confinement/view-root.test.js'
 ])
