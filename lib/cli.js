@@ -59,7 +59,7 @@ function factRows (report) {
     ['Landlock ABI', `${report.landlockAbi}${errata}`],
     ['user namespaces', withDetail(report.userNamespaces, report.userNamespacesDetail)],
     ['PID namespace', withDetail(report.pidNamespace, report.pidNamespaceDetail)],
-    ['mount API', yesNo(report.mountApi)],
+    ['mount API', withDetail(report.mountApi, report.mountApiDetail)],
     ['openat2', yesNo(report.openat2)],
     ['seccomp filter', yesNo(report.seccompFilter)],
     ['no_new_privs', yesNo(report.noNewPrivs)],

@@ -91,6 +91,7 @@ const PROBE_FIELDS = Object.freeze([
   Object.freeze({ name: 'user_namespaces', property: 'userNamespaces', type: 'boolean' }),
   Object.freeze({ name: 'user_namespaces_detail', property: 'userNamespacesDetail', type: 'string' }),
   Object.freeze({ name: 'mount_api', property: 'mountApi', type: 'boolean' }),
+  Object.freeze({ name: 'mount_api_detail', property: 'mountApiDetail', type: 'string' }),
   Object.freeze({ name: 'pid_namespace', property: 'pidNamespace', type: 'boolean' }),
   Object.freeze({ name: 'pid_namespace_detail', property: 'pidNamespaceDetail', type: 'string' }),
   Object.freeze({ name: 'openat2', property: 'openat2', type: 'boolean' }),

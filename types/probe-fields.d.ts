@@ -13,6 +13,7 @@ export interface ProbeFacts {
   readonly userNamespaces: boolean
   readonly userNamespacesDetail: string
   readonly mountApi: boolean
+  readonly mountApiDetail: string
   readonly pidNamespace: boolean
   readonly pidNamespaceDetail: string
   readonly openat2: boolean

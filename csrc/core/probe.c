@@ -86,9 +86,15 @@ static void judge_sandy(const sandy_probe_report *r, sandy_backend_verdict *v)
 			 r->pid_namespace_detail);
 		add_reason(v, buf);
 	}
-	if (!r->mount_api)
+	if (!r->mount_api && r->mount_api_detail[0] != '\0') {
+		snprintf(buf, sizeof(buf),
+			 "the mount view cannot be built here (%s)",
+			 r->mount_api_detail);
+		add_reason(v, buf);
+	} else if (!r->mount_api) {
 		add_reason(v, "the mount API (open_tree, move_mount, "
 			      "mount_setattr) does not work (Linux 5.12 or later)");
+	}
 	if (!r->openat2)
 		add_reason(v, "openat2 is missing (Linux 5.6 or later)");
 	if (!r->seccomp_filter)

@@ -58,8 +58,11 @@ typedef struct sandy_backend_verdict {
 	/* user+mount+IPC really created in a child */                       \
 	B(user_namespaces, "userNamespaces")                                 \
 	T(user_namespaces_detail, "userNamespacesDetail", SANDY_PROBE_TEXT)  \
-	/* open_tree/move_mount/mount_setattr work */                        \
+	/* open_tree/move_mount/mount_setattr work: a trial view was built   \
+	 * (only tried when user_namespaces) */                              \
 	B(mount_api, "mountApi")                                             \
+	/* the view's failing step and error, when it was tried and failed */ \
+	T(mount_api_detail, "mountApiDetail", SANDY_PROBE_TEXT)              \
 	/* pid 1 of a new PID namespace mounted a /proc of its own (only     \
 	 * tried when user_namespaces) */                                    \
 	B(pid_namespace, "pidNamespace")                                     \

@@ -180,6 +180,9 @@ static void probe_namespaces(sandy_probe_report *r)
 		r->user_namespaces = true;
 		r->pid_namespace = a[0] != ANSWER_PROC;
 		r->mount_api = a[0] == ANSWER_OK;
+		if (a[0] == ANSWER_VIEW)
+			snprintf(r->mount_api_detail,
+				 sizeof(r->mount_api_detail), "%s", a + 1);
 		if (a[0] == ANSWER_PROC)
 			snprintf(r->pid_namespace_detail,
 				 sizeof(r->pid_namespace_detail), "%s", a + 1);

@@ -127,5 +127,23 @@ int main(void)
 		      r.backends[SANDY_BACKEND_BWRAP].usable,
 	      "without a PID namespace of its own sandy is not usable, and "
 	      "says why");
+	r.pid_namespace = true;
+	r.mount_api = false;
+	snprintf(r.mount_api_detail, sizeof(r.mount_api_detail),
+		 "view: open_tree of the new /proc failed (errno 22)");
+	sandy_probe_judge(&r);
+	tap_check(!r.backends[SANDY_BACKEND_SANDY].usable &&
+		      strcmp(r.backends[SANDY_BACKEND_SANDY].reason,
+			     "the mount view cannot be built here (view: "
+			     "open_tree of the new /proc failed (errno 22))") ==
+			      0 &&
+		      !r.backends[SANDY_BACKEND_BWRAP].usable,
+	      "a view that cannot be built is said with its failing step");
+	r.mount_api_detail[0] = '\0';
+	sandy_probe_judge(&r);
+	tap_check(strstr(r.backends[SANDY_BACKEND_SANDY].reason,
+			 "the mount API (open_tree, move_mount, mount_setattr) "
+			 "does not work") != NULL,
+	      "without a detail, the mount API is named");
 	return tap_done();
 }

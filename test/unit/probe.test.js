@@ -40,7 +40,7 @@ const report = sandy.probe()
 
 t.test('report shape', async (t) => {
   t.same(Object.keys(report).sort(), ['backends', 'bwrap', 'kernelRelease', 'landlockAbi',
-    'landlockErrata', 'mountApi', 'noNewPrivs', 'openat2', 'pidNamespace', 'pidNamespaceDetail', 'platform',
+    'landlockErrata', 'mountApi', 'mountApiDetail', 'noNewPrivs', 'openat2', 'pidNamespace', 'pidNamespaceDetail', 'platform',
     'sandboxExec', 'seccompFilter', 'userNamespaces', 'userNamespacesDetail'])
   t.equal(report.platform, 'linux')
   for (const k of ['landlockAbi', 'landlockErrata']) t.ok(Number.isInteger(report[k]) && report[k] >= 0, k)
@@ -49,6 +49,7 @@ t.test('report shape', async (t) => {
   }
   t.type(report.userNamespacesDetail, 'string')
   t.type(report.pidNamespaceDetail, 'string')
+  t.type(report.mountApiDetail, 'string')
   t.same(Object.keys(report.bwrap).sort(), ['detail', 'found', 'path', 'version', 'works'])
   t.same(Object.keys(report.backends), ['sandy', 'bwrap', 'landlock', 'seatbelt'])
   for (const [name, v] of Object.entries(report.backends)) {
@@ -90,6 +91,7 @@ t.test('user namespaces match unshare, as root and as nobody', async (t) => {
   t.equal(report.userNamespaces, true, 'usable on this host')
   t.equal(report.userNamespacesDetail, '', 'no failure detail when it works')
   t.equal(report.mountApi, true)
+  t.equal(report.mountApiDetail, '', 'no detail when the view was built')
   t.equal(report.openat2, true)
   t.equal(report.seccompFilter, true)
   t.equal(report.noNewPrivs, true)
