@@ -42,7 +42,7 @@ const MODULES = ['virtio_pci', 'virtio_mmio', 'virtio_blk', '9pnet_virtio', '9p'
 const OPTIONAL = new Set(['virtio_pci', 'virtio_mmio', 'crc32c_generic'])
 const QEMU = {
   amd64: { bin: 'qemu-system-x86_64', machine: ['-M', 'q35'], console: 'ttyS0', busybox: '/bin/busybox' },
-  arm64: { bin: 'qemu-system-aarch64', machine: ['-M', 'virt', '-cpu', 'max'], console: 'ttyAMA0' }
+  arm64: { bin: 'qemu-system-aarch64', machine: ['-M', 'virt', '-cpu', 'max,pauth-impdef=on'], console: 'ttyAMA0' }
 }
 // Generous: emulation runs the suite 7 to 9 times slower than the host.
 const GUEST_LIMIT_S = 45 * 60
@@ -100,7 +100,11 @@ function aptSetup (cache) {
   run('apt-get', [...opts, '-q', 'update'])
   return {
     show: (pkg) => run('apt-cache', [...opts, 'show', pkg]),
-    download: (pkgs, into) => run('apt-get', [...opts, '-q', 'download', ...pkgs], { cwd: into })
+    download: (pkgs, into) => run('apt-get', [...opts, '-q', 'download', ...pkgs], { cwd: into }),
+    // the packages an install of names from suite would unpack on an
+    // empty arch system, as name:arch=version
+    closure: (arch, suite, names) => run('apt-get', [...opts, '-o', `APT::Architecture=${arch}`, '-o', 'APT::Install-Recommends=false',
+      '-s', '-t', suite, 'install', ...names]).split('\n').map((l) => /^Inst (\S+) \((\S+) /.exec(l)).filter(Boolean).map((m) => `${m[1].split(':')[0]}:${arch}=${m[2]}`)
   }
 }
 
@@ -241,6 +245,95 @@ function busyboxFor (k, work) {
   throw new Error(`no busybox for ${k.arch} guests yet`)
 }
 
+// ---- the smoke guests: a root of their own architecture --------------
+
+// What a smoke guest's root holds besides the package: node and what it
+// loads, busybox (the shell and init), bubblewrap, so that its backend is
+// judged too, and util-linux's setpriv (libcap-ng0), taken alone.
+const SMOKE_PACKAGES = ['nodejs', 'busybox-static', 'bubblewrap', 'libcap-ng0']
+const NODE_ARCH = { amd64: 'x64', arm64: 'arm64' }
+
+// An initramfs that is the guest's whole root: k.root's packages for
+// k.arch unpacked without their scripts, /usr merged, the package as users
+// install it (the prebuild this checkout builds, no build/), and
+// test/kernels/smoke-init and smoke.js.
+function buildSmokeRoot (apt, k, work) {
+  const pkg = path.join(work, 'package')
+  run(process.execPath, [path.join(ROOT, 'scripts', 'prebuild.js'), `--arch=${NODE_ARCH[k.arch]}`, pkg], { stdio: ['ignore', 'ignore', 'inherit'] })
+  const debs = path.join(work, 'debs')
+  fs.mkdirSync(debs)
+  const setpriv = stanza(apt.show(`util-linux:${k.arch}/${k.root}`))
+  apt.download([...apt.closure(k.arch, k.root, SMOKE_PACKAGES), `util-linux:${k.arch}=${setpriv.Version}`], debs)
+  const root = path.join(work, 'root')
+  for (const deb of fs.readdirSync(debs)) {
+    if (!deb.startsWith('util-linux_')) {
+      run('dpkg-deb', ['-x', path.join(debs, deb), root])
+      continue
+    }
+    const x = path.join(work, 'util-linux')
+    run('dpkg-deb', ['-x', path.join(debs, deb), x])
+    fs.mkdirSync(path.join(root, 'usr', 'bin'), { recursive: true })
+    fs.copyFileSync(path.join(x, 'usr', 'bin', 'setpriv'), path.join(root, 'usr', 'bin', 'setpriv'))
+    fs.chmodSync(path.join(root, 'usr', 'bin', 'setpriv'), 0o755)
+  }
+  // a merged /usr: the programs' interpreter is /lib/ld-linux-*.so.1
+  for (const d of ['bin', 'sbin', 'lib']) {
+    fs.mkdirSync(path.join(root, 'usr', d), { recursive: true })
+    const top = path.join(root, d)
+    if (fs.existsSync(top) && !fs.lstatSync(top).isSymbolicLink()) {
+      fs.cpSync(top, path.join(root, 'usr', d), { recursive: true, verbatimSymlinks: true })
+      fs.rmSync(top, { recursive: true })
+    }
+    if (!fs.existsSync(top)) fs.symlinkSync(`usr/${d}`, top)
+  }
+  for (const d of ['doc', 'man', 'locale', 'lintian', 'info']) fs.rmSync(path.join(root, 'usr', 'share', d), { recursive: true, force: true })
+  for (const d of ['proc', 'sys', 'dev', 'run', 'root', 'etc', 'var/cache', 'home', 'opt/smoke']) fs.mkdirSync(path.join(root, d), { recursive: true })
+  for (const d of ['tmp', 'var/tmp']) {
+    fs.mkdirSync(path.join(root, d), { recursive: true })
+    fs.chmodSync(path.join(root, d), 0o1777)
+  }
+  fs.writeFileSync(path.join(root, 'etc', 'passwd'), 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/nonexistent:/bin/sh\n')
+  fs.writeFileSync(path.join(root, 'etc', 'group'), 'root:x:0:\nnogroup:x:65534:\n')
+  fs.writeFileSync(path.join(root, 'etc', 'hosts'), '127.0.0.1 localhost\n')
+  const installed = path.join(root, 'opt', 'sandy-native')
+  for (const part of ['package.json', 'lib', 'bin']) fs.cpSync(path.join(ROOT, part), path.join(installed, part), { recursive: true })
+  fs.cpSync(path.join(pkg, 'prebuilds'), path.join(installed, 'prebuilds'), { recursive: true })
+  fs.cpSync(path.join(ROOT, 'node_modules', 'node-gyp-build'), path.join(installed, 'node_modules', 'node-gyp-build'), { recursive: true })
+  fs.copyFileSync(path.join(ROOT, 'test', 'kernels', 'smoke-init'), path.join(root, 'init'))
+  fs.chmodSync(path.join(root, 'init'), 0o755)
+  fs.copyFileSync(path.join(ROOT, 'test', 'kernels', 'smoke.js'), path.join(root, 'opt', 'smoke', 'smoke.js'))
+  const out = path.join(work, 'root.cpio')
+  run('busybox', ['cpio', '-o', '-H', 'newc', '-R', '0:0', '-F', out], { cwd: root, input: run('find', ['.', '-mindepth', '1'], { cwd: root }) })
+  fs.rmSync(root, { recursive: true })
+  return out
+}
+
+// What the smoke run printed on the console: its TAP, and the probe's
+// facts and verdicts per user (smoke.js's "# facts" and "# verdict" lines).
+function smokeSummary (text, release) {
+  const lines = text.replace(/\r/g, '').split('\n')
+  const counts = { pass: 0, fail: 0, skip: 0, fails: [], skips: [] }
+  const probes = {}
+  for (const l of lines) {
+    let m
+    if ((m = /^(not )?ok \d+ - (.*)$/.exec(l))) {
+      if (m[1]) { counts.fail++; counts.fails.push({ file: 'smoke.js', name: m[2] }) } else counts.pass++
+    } else if ((m = /^# skip (\S+) (.*)$/.exec(l))) {
+      counts.skip++
+      counts.skips.push({ file: 'smoke.js', name: m[1], reason: m[2] })
+    } else if ((m = /^# facts (\S+) .*landlockAbi=(\d+)/.exec(l))) {
+      probes[m[1]] = { ...probes[m[1]], landlockAbi: Number(m[2]) }
+    } else if ((m = /^# verdict (\S+) (\S+) usable=(\w+) enforcement=\S+ reason=(.*)$/.exec(l))) {
+      const p = probes[m[1]] = { backends: {}, ...probes[m[1]] }
+      p.backends = { ...p.backends, [m[2]]: { usable: m[3] === 'true', reason: m[4] } }
+    }
+  }
+  for (const who of ['root', 'nobody']) {
+    if (!lines.includes(`# end ${who} plan-ok`)) { counts.fail++; counts.fails.push({ file: 'smoke.js', name: `the ${who} run did not complete its plan` }) }
+  }
+  return { release, probes, counts }
+}
+
 // ---- the guest's disks ----------------------------------------------------
 
 function sizeOf (dir) {
@@ -263,11 +356,15 @@ function kernelLine (k, guest) {
   return `console=${QEMU[k.arch].console} panic=-1 quiet loglevel=4 edd=off sandy.checkout=${enc(ROOT)} sandy.guest=${enc(guest)}`
 }
 
+// A suite guest boots the initramfs with the host's root, the disks and
+// the results folder; a smoke guest's initramfs is its whole root.
 function qemuArgs (k, kernel, initramfs, disks, results, accel, guest) {
-  return [
+  const common = [
     ...QEMU[k.arch].machine, '-accel', accel, ...(k.arch === 'amd64' ? ['-cpu', 'max'] : []),
     '-smp', String(Math.min(os.availableParallelism(), 4)), '-m', '4096', '-nographic', '-no-reboot', '-nic', 'none',
-    '-kernel', kernel.kernel, '-initrd', initramfs, '-append', kernelLine(k, guest),
+    '-kernel', kernel.kernel, '-initrd', initramfs]
+  if (k.run === 'smoke') return [...common, '-append', `console=${QEMU[k.arch].console} rdinit=/init panic=-1 quiet`]
+  return [...common, '-append', kernelLine(k, guest),
     '-drive', `file=${disks.checkout},format=raw,if=virtio`,
     '-drive', `file=${disks.scratch},format=raw,if=virtio`,
     '-virtfs', 'local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap',
@@ -275,15 +372,18 @@ function qemuArgs (k, kernel, initramfs, disks, results, accel, guest) {
   ]
 }
 
-// Boots and waits for qemu to end: killed when the guest has not written
-// its "booted" mark within bootLimitS (a kernel that hangs) or has not
-// finished within GUEST_LIMIT_S. { booted, timedOut, seconds }
+// Boots and waits for qemu to end: killed when the guest has not shown
+// that it booted (a suite guest's "booted" mark, a smoke guest's second
+// stage on the console) within bootLimitS (a kernel that hangs) or has
+// not finished within GUEST_LIMIT_S. { booted, timedOut, seconds }
 function boot (k, args, consoleLog, results, bootLimitS) {
   return new Promise((resolve) => {
     const started = process.hrtime.bigint()
     const out = fs.openSync(consoleLog, 'w')
     const child = spawn(QEMU[k.arch].bin, args, { stdio: ['ignore', out, out] })
-    const booted = () => fs.existsSync(path.join(results, 'booted'))
+    const booted = k.run === 'smoke'
+      ? () => fs.readFileSync(consoleLog, 'utf8').includes('guest: stage 2')
+      : () => fs.existsSync(path.join(results, 'booted'))
     let timedOut = false
     const kill = () => { timedOut = true; child.kill('SIGKILL') }
     const bootTimer = setTimeout(() => { if (!booted()) kill() }, bootLimitS * 1000)
@@ -299,9 +399,11 @@ function boot (k, args, consoleLog, results, bootLimitS) {
 
 // KVM where it boots Debian's kernels (here it does not: the nested
 // hypervisor refuses them), emulation otherwise; decided by the first boot
-// and kept for the run.
+// of a guest of the host's architecture and kept for the run. Another
+// architecture is always emulated.
 let accelChoice = null
-function accelerators () {
+function accelerators (k) {
+  if (NODE_ARCH[k.arch] !== process.arch) return ['tcg,thread=multi']
   if (accelChoice) return [accelChoice]
   try {
     fs.closeSync(fs.openSync('/dev/kvm', 'r+'))
@@ -359,11 +461,12 @@ async function runKernel (apt, opts, k, variant = {}) {
     const resolved = resolveKernel(apt, k)
     row.release = resolved.release
     const kernel = fetchKernel(apt, opts.cache, k, resolved)
-    const initramfs = buildInitramfs(k, kernel, work)
-    const disks = buildDisks(work)
+    const smoke = k.run === 'smoke'
+    const initramfs = smoke ? buildSmokeRoot(apt, k, work) : buildInitramfs(k, kernel, work)
+    const disks = smoke ? null : buildDisks(work)
     const guest = opts.guest || (k.run === 'smoke' ? 'test/kernels/smoke' : 'test/kernels/guest')
     let r
-    for (const accel of accelerators()) {
+    for (const accel of accelerators(k)) {
       const results = path.join(work, `results-${accel.split(',')[0]}`)
       fs.mkdirSync(results)
       const args = qemuArgs(k, kernel, initramfs, disks, results, accel, guest)
@@ -374,13 +477,13 @@ async function runKernel (apt, opts, k, variant = {}) {
       if (r.booted) break
       console.log(`# ${row.name}: no boot with ${r.accel}${accel === 'kvm' ? ', emulating instead' : ''}`)
     }
-    accelChoice = accelChoice || (r.booted ? (r.accel === 'kvm' ? 'kvm' : 'tcg,thread=multi') : null)
+    if (NODE_ARCH[k.arch] === process.arch) accelChoice = accelChoice || (r.booted ? (r.accel === 'kvm' ? 'kvm' : 'tcg,thread=multi') : null)
     row.accel = r.accel
     row.bootSeconds = r.seconds
     const read = (f) => fs.existsSync(path.join(r.results, f)) ? fs.readFileSync(path.join(r.results, f), 'utf8') : null
-    const status = read('status')?.trim() ?? null
-    row.summary = read('summary.json') === null ? null : JSON.parse(read('summary.json'))
     const text = fs.readFileSync(path.join(work, 'console.log'), 'utf8')
+    const status = smoke ? (text.includes('# guest done') ? '0' : null) : read('status')?.trim() ?? null
+    row.summary = smoke ? smokeSummary(text, resolved.release) : read('summary.json') === null ? null : JSON.parse(read('summary.json'))
     const counts = row.summary?.counts
     if (!r.booted) row.why = 'the guest did not boot'
     else if (r.timedOut) row.why = `the guest did not finish in ${GUEST_LIMIT_S} s`
@@ -390,7 +493,7 @@ async function runKernel (apt, opts, k, variant = {}) {
     else if (counts.fail > 0) row.why = `${counts.fail} failed`
     else if (counts.pass === 0) row.why = 'nothing passed'
     row.ok = row.why === null
-    const from = text.indexOf('# sandy probe as root')
+    const from = text.indexOf(smoke ? 'guest: stage 2' : '# sandy probe as root')
     const shown = row.ok && from >= 0 ? text.slice(from) : text.split('\n').slice(-80).join('\n')
     process.stdout.write(`\n# ${row.name}: the guest's console${row.ok ? '' : ', last lines'}:\n${shown.split('\n').map((l) => `#   ${l}`).join('\n')}\n`)
   } catch (err) {
