@@ -359,13 +359,27 @@ out:
 	return rc;
 }
 
+/* Whether protected read i lies beneath another one (a directory): that
+ * one's cover hides it already, and a cover of its own would only show,
+ * in the command's mountinfo, that it exists. */
+static bool beneath_other_read(const sandy_guard_args *g, size_t i)
+{
+	for (size_t j = 0; j < g->n_deny_reads; j++)
+		if (j != i &&
+		    strcmp(g->deny_reads[j].path, g->deny_reads[i].path) != 0 &&
+		    sandy_path_within(g->deny_reads[j].path,
+				      g->deny_reads[i].path))
+			return true;
+	return false;
+}
+
 /* Step 5. Each protected read as confine saw it, covered by an empty
  * read-only object of its kind, so nothing beneath bubblewrap reads it or
  * connects to it; last, so that one inside a writable root covers what
  * its clone shows. Those the guard's uid cannot reach were dropped before
  * the namespace (sandy_guard_reached_reads); one the private /tmp hides
- * (or that is gone since) needs none; one replaced fails closed. All are
- * opened first, then their covers made in one go (mount_tree.c stages the
+ * (or that is gone since) needs none, nor one beneath another; one
+ * replaced fails closed. All are opened first, then their covers made in one go (mount_tree.c stages the
  * objects they are cloned from), then each attached. */
 static int deny_reads(const sandy_guard_args *g, sandy_error *err)
 {
@@ -377,8 +391,11 @@ static int deny_reads(const sandy_guard_args *g, sandy_error *err)
 
 	for (size_t i = 0; rc == 0 && i < g->n_deny_reads; i++) {
 		struct stat st;
-		int fd = open_as_seen(&g->deny_reads[i], 0, &st);
+		int fd;
 
+		if (beneath_other_read(g, i))
+			continue;
+		fd = open_as_seen(&g->deny_reads[i], 0, &st);
 		if (fd >= 0) {
 			is_dir[n] = S_ISDIR(st.st_mode);
 			fds[n++] = fd;

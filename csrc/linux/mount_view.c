@@ -512,12 +512,20 @@ static int clone_trees(view_build *b, sandy_error *err)
 	return 0;
 }
 
+/* Whether deny subtree i is covered: a mount of the view shows it and no
+ * wider deny hides it (apply_deny's test for a subtree). */
+static bool deny_acts(const view_build *b, size_t i)
+{
+	return mount_above(b, b->v->denies[i].path, false) != NULL &&
+	       !b->p->deny_hidden[i];
+}
+
 /* Every tree the view is made of, cloned before its root is attached
  * (mount_tree.c's staging: nothing staged is left on "/" when the root is
  * stacked there). The namespace's own procfs is mounted while the host's
  * whole /proc is still in view, as the kernel requires, and staged while
- * the entries in it are cloned; the deny subtrees' covers are cloned in
- * one go, whether or not each will be needed. */
+ * the entries in it are cloned; the covers of the deny subtrees that act
+ * are cloned in one go (one descriptor each until it is attached). */
 static int clone_sources(view_build *b, sandy_error *err)
 {
 	const view_entry *proc = NULL;
@@ -545,10 +553,17 @@ static int clone_sources(view_build *b, sandy_error *err)
 		rc = sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				"view: out of memory");
 	} else {
+		size_t k = 0;
+
 		for (size_t i = 0; i < n; i++)
-			is_dir[i] = b->v->denies[i].is_dir;
-		if (sandy_deny_objects(is_dir, n, b->deny_trees) != 0)
+			if (deny_acts(b, i))
+				is_dir[k++] = b->v->denies[i].is_dir;
+		if (sandy_deny_objects(is_dir, k, b->deny_trees) != 0)
 			rc = view_fail(err, "deny objects", errno);
+		/* spread out: deny i's cover at i, -1 where none acts */
+		for (size_t i = n; rc == 0 && i-- > 0;)
+			b->deny_trees[i] = deny_acts(b, i) ? b->deny_trees[--k]
+							    : -1;
 	}
 	free(is_dir);
 	if (rc != 0) {

@@ -85,3 +85,30 @@ for (const user of users()) {
     t.equal(free.stdout.split('CREDS').length - 1, 2, 'unconfined, both spellings read it')
   })
 }
+
+// A protected read beneath another is hidden by that one's cover: it gets
+// no cover of its own, which would only show in the command's mountinfo
+// that it exists (second review of issue 28).
+for (const user of users()) {
+  for (const backend of ['sandy', 'bwrap']) {
+    t.test(`a protected read beneath another leaves no trace in mountinfo, ${backend} [${user.name}]`, async (t) => {
+      if (backendsFor(t, user, [backend]).length === 0) return
+      const { ws, home, secret } = tree(t, user)
+      const inner = path.join(secret, 'inner')
+      fs.mkdirSync(inner)
+      fs.writeFileSync(path.join(inner, 'key'), 'INNER\n')
+      for (const p of [inner, path.join(inner, 'key')]) fs.chownSync(p, user.uid, user.gid)
+      const argv = ['/bin/sh', '-c', `grep -c ${path.join(inner, 'key')} /proc/self/mountinfo; cat ${path.join(inner, 'key')}; true`]
+      const env = { PATH: '/usr/bin:/bin', HOME: home }
+      const options = { backend, protect: [], denyRead: [secret, path.join(inner, 'key')] }
+      const confined = confineAs(user, env, options, argv, { mode: 'workspace-write', workspaceRoot: ws })
+      t.notOk(confined.error, `confined (${confined.error?.message})`)
+      if (confined.error) return
+      const r = await runAs(user, confined.argv, { cwd: ws, env: confined.env ?? env })
+      t.match(r.stdout, /^0$/m, 'no mount names the inner read')
+      t.notMatch(r.stdout, /INNER/, 'and it stays unreadable')
+      const free = await runAs(user, argv, { cwd: ws, env })
+      t.match(free.stdout, /INNER/, 'unconfined, it is read')
+    })
+  }
+}
