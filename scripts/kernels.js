@@ -104,7 +104,8 @@ function aptSetup (cache) {
     // the packages an install of names from suite would unpack on an
     // empty arch system, as name:arch=version
     closure: (arch, suite, names) => run('apt-get', [...opts, '-o', `APT::Architecture=${arch}`, '-o', 'APT::Install-Recommends=false',
-      '-s', '-t', suite, 'install', ...names]).split('\n').map((l) => /^Inst (\S+) \((\S+) /.exec(l)).filter(Boolean).map((m) => `${m[1].split(':')[0]}:${arch}=${m[2]}`)
+      '-s', '-t', suite, 'install', ...names]).split('\n').map((l) => /^Inst (\S+) \((\S+) .*\[(\S+)\]\)/.exec(l)).filter(Boolean)
+      .map((m) => `${m[1].split(':')[0]}${m[3] === 'all' ? '' : `:${arch}`}=${m[2]}`)
   }
 }
 
@@ -259,7 +260,7 @@ const NODE_ARCH = { amd64: 'x64', arm64: 'arm64' }
 // test/kernels/smoke-init and smoke.js.
 function buildSmokeRoot (apt, k, work) {
   const pkg = path.join(work, 'package')
-  run(process.execPath, [path.join(ROOT, 'scripts', 'prebuild.js'), `--arch=${NODE_ARCH[k.arch]}`, pkg], { stdio: ['ignore', 'ignore', 'inherit'] })
+  run(process.execPath, [path.join(ROOT, 'scripts', 'prebuild.js'), `--arch=${NODE_ARCH[k.arch]}`, pkg])
   const debs = path.join(work, 'debs')
   fs.mkdirSync(debs)
   const setpriv = stanza(apt.show(`util-linux:${k.arch}/${k.root}`))
