@@ -523,7 +523,7 @@ function printTable (rows) {
       const first = user === 'root'
       lines.push([first ? r.name : '', first ? r.release || '-' : '', p?.landlockAbi ?? '-', user, verdict(p, 'sandy'), verdict(p, 'bwrap'), verdict(p, 'landlock'),
         first ? s?.counts?.pass ?? '-' : '', first ? s?.counts?.fail ?? '-' : '', first ? s?.counts?.skip ?? '-' : '',
-        first ? r.seconds.toFixed(0) : '', first ? (r.ok ? (r.selfCheck ? 'ok (red, as it must be)' : 'ok') : `FAILED: ${r.why}`) : ''])
+        first ? `${r.seconds.toFixed(0)}${s?.seconds ? ` (${s.seconds.toFixed(0)} tests)` : ''}` : '', first ? (r.ok ? (r.selfCheck ? 'ok (red, as it must be)' : 'ok') : `FAILED: ${r.why}`) : ''])
     }
   }
   const widths = lines[0].map((_, i) => Math.max(...lines.map((l) => String(l[i]).length)))
