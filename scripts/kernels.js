@@ -157,14 +157,17 @@ function fetchKernel (apt, cache, k, resolved) {
     fs.rmSync(debs, { recursive: true })
     fs.writeFileSync(done, resolved.packages.join('\n') + '\n')
   }
-  const boot = path.join(dir, 'root', 'boot')
-  const image = fs.readdirSync(boot).find((f) => /^(vmlinuz|vmlinux)-/.test(f))
-  const config = fs.readdirSync(boot).find((f) => f.startsWith('config-'))
-  if (!image || !config) throw new Error(`the packages of ${resolved.release} hold no kernel image or config under /boot`)
-  // (/lib/modules before trixie, /usr/lib/modules since)
+  // (/lib/modules before trixie, /usr/lib/modules since; the image and
+  // its config in /boot, or, since 7.x, the image beside the modules and
+  // no config)
   const modules = ['lib', 'usr/lib'].map((d) => path.join(dir, 'root', d, 'modules', resolved.release)).find((d) => fs.existsSync(d))
   if (!modules) throw new Error(`the packages of ${resolved.release} hold no modules`)
-  return { dir, kernel: path.join(boot, image), config: fs.readFileSync(path.join(boot, config), 'utf8'), modules }
+  const boot = path.join(dir, 'root', 'boot')
+  const inBoot = (re) => fs.existsSync(boot) ? fs.readdirSync(boot).find((f) => re.test(f)) : undefined
+  const image = inBoot(/^vmlinu[zx]-/) ? path.join(boot, inBoot(/^vmlinu[zx]-/)) : path.join(modules, 'vmlinuz')
+  if (!fs.existsSync(image)) throw new Error(`the packages of ${resolved.release} hold no kernel image`)
+  const config = inBoot(/^config-/) ? fs.readFileSync(path.join(boot, inBoot(/^config-/)), 'utf8') : null
+  return { dir, kernel: image, config, modules }
 }
 
 // ---- the guest's initramfs ------------------------------------------------
@@ -217,7 +220,10 @@ function moduleOrder (kernel) {
   return order
 }
 
+// (without a config to read, a module the packages lack is taken as built
+// in: if it is not, the guest's init fails, naming what it could not mount)
 function builtIn (kernel, name) {
+  if (kernel.config === null) return true
   const symbol = { virtio_blk: 'VIRTIO_BLK', '9pnet_virtio': 'NET_9P_VIRTIO', '9p': '9P_FS', overlay: 'OVERLAY_FS', ext4: 'EXT4_FS', virtio_pci: 'VIRTIO_PCI' }[name]
   if (symbol === undefined) return true
   return new RegExp(`^CONFIG_${symbol}=y$`, 'm').test(kernel.config)
