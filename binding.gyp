@@ -26,7 +26,7 @@
       "cflags_c": ["<@(strict_cflags)"],
       "conditions": [
         ["sanitize==1", {"cflags_c": ["<@(sanitize_cflags)"], "ldflags": ["<@(sanitize_ldflags)"]}],
-        ["OS=='linux'", {"ldflags": ["-Wl,--version-script=<(module_root_dir)/csrc/addon/exports.map"]}],
+        ["OS=='linux'", {"ldflags": ["-Wl,--version-script=../csrc/addon/exports.map"]}],
         ["OS=='linux' and sanitize==0", {"configurations": {"Release": {"ldflags": ["-s"]}}}],
         ["OS=='mac'", {
           "sources": ["<!@(make -s --no-print-directory -C csrc paths-ADDON_DARWIN_SOURCES)"],

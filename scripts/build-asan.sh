@@ -22,7 +22,7 @@ cd "$out"
 log="$out/build.log"
 if ! { node "$gyp" configure --nodedir="$nodedir" -- -Dsanitize=1 &&
        node "$gyp" build --nodedir="$nodedir" &&
-       make -s --no-print-directory -C csrc launcher O="$out/build/Release" VARIANT=sanitize; } >"$log" 2>&1; then
+       make -s --no-print-directory -C csrc launcher O=../build/Release VARIANT=sanitize; } >"$log" 2>&1; then
   cat "$log" >&2
   exit 1
 fi

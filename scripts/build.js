@@ -80,7 +80,9 @@ const args = [nodeGyp(), 'configure', 'build', `--nodedir=${nodedir()}`]
 if (debug) args.push('--debug')
 const r = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit' })
 if (r.status !== 0 || process.platform !== 'linux') process.exit(r.status === null ? 1 : r.status)
-const out = path.join(root, 'build', debug ? 'Debug' : 'Release')
+// (O relative to csrc/: make splits its target names at spaces, and the
+// checkout's path may hold some)
+const out = path.join('..', 'build', debug ? 'Debug' : 'Release')
 const l = spawnSync('make', ['-s', '--no-print-directory', '-C', 'csrc', 'launcher', `O=${out}`, `VARIANT=${debug ? 'debug' : 'release'}`],
   { cwd: root, stdio: 'inherit' })
 process.exit(l.status === null ? 1 : l.status)
