@@ -112,6 +112,39 @@ for (const user of users()) {
   })
 }
 
+// Starts a confined racer (argv, in cwd). stop() ends it and resolves once
+// the racer itself is gone, not only the process spawned: the racer holds
+// the write end of the spawned process's stdout, which reaches its end
+// only when every holder has exited, and 'close' waits for that end. Each
+// test awaits stop() before it returns, whatever failed, so its teardown
+// never removes a tree the racer is still swapping (it once failed so:
+// "ENOTDIR: rmdir .../sub", the next test's subtests running meanwhile).
+// (SIGTERM is passed on to the racer: the launcher ends only once its PID
+// namespace is empty; after a SIGKILL the racer would go on until its
+// init's death reached it)
+// It resolves to the racers still found in /proc then (none, or the wait
+// is broken): processes running the op fixture's xchg from cwd.
+function racing (argv, cwd) {
+  const child = spawn(argv[0], argv.slice(1), { cwd, stdio: ['ignore', 'pipe', 'ignore'], env: withSanitizerEnv({ PATH: '/usr/bin:/bin' }) })
+  child.stdout.resume()
+  const ended = new Promise((resolve) => child.on('close', resolve))
+  const left = () => fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
+    try {
+      return fs.readFileSync(`/proc/${p}/cmdline`, 'latin1').startsWith(`${cwd}/op\0xchg\0`)
+    } catch {
+      return false
+    }
+  })
+  return {
+    child,
+    stop: async () => {
+      child.kill('SIGTERM')
+      await ended
+      return left()
+    }
+  }
+}
+
 // A second confined command of the same user swaps the directory above a
 // mount beneath the workspace with a decoy whose entry of the same name is
 // a symlink, over and over (renameat2 RENAME_EXCHANGE). A runner that made
@@ -132,21 +165,21 @@ for (const backend of ['sandy', 'bwrap']) {
       const provider = sandy.createLocalSandboxProvider({ backend })
       const racer = provider.confine([path.join(ws, 'op'), 'xchg', 'a', 'b'], { mode: 'workspace-write', workspaceRoot: ws })
       const full = [...user.wrap, ...racer.argv]
-      const child = spawn(full[0], full.slice(1), { cwd: ws, stdio: 'ignore', env: withSanitizerEnv({ PATH: '/usr/bin:/bin' }) })
-      const ended = new Promise((resolve) => child.on('close', resolve))
+      const { child, stop } = racing(full, ws)
       const write = 'for d in a b; do if [ -d $d/m ] && [ ! -L $d/m ]; then echo x > $d/m/f 2>/dev/null && echo WROTE; fi; done; true'
       let wrote = 0
       let ran = 0
-      for (let i = 0; i < 25; i++) {
-        const c = provider.confine([SH, '-c', write], { mode: 'workspace-write', workspaceRoot: ws })
-        const r = run(c.argv, { cwd: ws, wrap: user.wrap })
-        if (r.code === 0) ran++
-        if (/WROTE/.test(r.stdout)) wrote++
+      try {
+        for (let i = 0; i < 25; i++) {
+          const c = provider.confine([SH, '-c', write], { mode: 'workspace-write', workspaceRoot: ws })
+          const r = run(c.argv, { cwd: ws, wrap: user.wrap })
+          if (r.code === 0) ran++
+          if (/WROTE/.test(r.stdout)) wrote++
+        }
+        t.equal(child.exitCode, null, 'the racer was still swapping')
+      } finally {
+        t.same(await stop(), [], 'the racer is gone')
       }
-      t.equal(child.exitCode, null, 'the racer was still swapping')
-      // (SIGTERM: the launcher ends once the racer has, below)
-      child.kill('SIGTERM')
-      await ended
       t.ok(ran > 0, `the writers ran (${ran} of 25)`)
       t.equal(wrote, 0, 'no write reached the mount')
       const bare = run([SH, '-c', write], { cwd: ws, wrap: user.wrap })
@@ -174,27 +207,25 @@ for (const backend of ['sandy', 'bwrap']) {
     t.teardown(() => fs.rmSync(path.join('/dev', probe), { force: true }))
     const provider = sandy.createLocalSandboxProvider({ backend })
     const racer = provider.confine([path.join(outer, 'op'), 'xchg', 'sub', 'sub_real'], { mode: 'workspace-write', workspaceRoot: outer })
-    const child = spawn(racer.argv[0], racer.argv.slice(1), { cwd: outer, stdio: 'ignore', env: withSanitizerEnv({ PATH: '/usr/bin:/bin' }) })
-    const ended = new Promise((resolve) => child.on('close', resolve))
+    const { child, stop } = racing(racer.argv, outer)
     let ran = 0
     let refused = 0
-    for (let i = 0; i < 150; i++) {
-      let c
-      try {
-        c = provider.confine([SH, '-c', `echo x > ${inner}/${probe}`], { mode: 'workspace-write', workspaceRoot: inner })
-      } catch {
-        refused++ // confine saw the symlink: refused
-        continue
+    try {
+      for (let i = 0; i < 150; i++) {
+        let c
+        try {
+          c = provider.confine([SH, '-c', `echo x > ${inner}/${probe}`], { mode: 'workspace-write', workspaceRoot: inner })
+        } catch {
+          refused++ // confine saw the symlink: refused
+          continue
+        }
+        const r = run(c.argv, { cwd: '/' })
+        if (r.code === 0) ran++
       }
-      const r = run(c.argv, { cwd: '/' })
-      if (r.code === 0) ran++
+      t.equal(child.exitCode, null, 'the racer was still swapping')
+    } finally {
+      t.same(await stop(), [], 'the racer is gone')
     }
-    t.equal(child.exitCode, null, 'the racer was still swapping')
-    // (SIGTERM, passed on to the racer: the launcher ends only once its
-    // PID namespace is empty, so nothing swaps any more at teardown; after
-    // a SIGKILL the racer would go on until its init's death reached it)
-    child.kill('SIGTERM')
-    await ended
     t.ok(ran + refused > 0, `the inner commands ran (${ran}) or were refused (${refused})`)
     t.notOk(fs.existsSync(path.join('/dev', probe)), 'nothing was created in the host\'s /dev')
   })
@@ -229,17 +260,26 @@ async function lateMount (t, backend) {
   execFileSync('mount', ['--bind', ws, ws])
   execFileSync('mount', ['--make-shared', ws])
   fs.mkdirSync(path.join(ws, 'late'))
-  const script = 'while [ ! -e go ]; do sleep 0.05; done; echo x > late/f && echo WROTE'
+  // (the command says it runs, its view made; the host mounts only then)
+  const script = 'echo RUNNING; while [ ! -e go ]; do sleep 0.05; done; echo x > late/f && echo WROTE'
   const c = sandy.createLocalSandboxProvider({ backend }).confine([SH, '-c', script], { mode: 'workspace-write', workspaceRoot: ws })
   const child = spawn(c.argv[0], c.argv.slice(1), { cwd: ws, env: withSanitizerEnv({ PATH: '/usr/bin:/bin' }) })
   let out = ''
-  child.stdout.on('data', (d) => { out += d })
+  let running
+  const started = new Promise((resolve) => { running = resolve })
+  child.stdout.on('data', (d) => {
+    out += d
+    if (out.includes('RUNNING\n')) running()
+  })
   const done = new Promise((resolve) => child.on('close', resolve))
-  await new Promise((resolve) => setTimeout(resolve, 300))
-  execFileSync('mount', ['-t', 'tmpfs', 'sandy-late', path.join(ws, 'late')])
-  fs.writeFileSync(path.join(ws, 'go'), '')
-  await done
-  t.equal(out, 'WROTE\n', 'the command wrote to late/')
+  try {
+    await Promise.race([started, done])
+    execFileSync('mount', ['-t', 'tmpfs', 'sandy-late', path.join(ws, 'late')])
+  } finally {
+    fs.writeFileSync(path.join(ws, 'go'), '')
+    await done
+  }
+  t.equal(out, 'RUNNING\nWROTE\n', 'the command wrote to late/')
   const inHostMount = fs.readdirSync(path.join(ws, 'late'))
   t.equal(spawnSync('umount', ['-l', path.join(ws, 'late')]).status, 0, 'the host unmounts it again')
   return { ws, inHostMount }
