@@ -5,8 +5,9 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
+const { spawn, execFileSync } = require('node:child_process')
 const {
-  SandboxPolicy, AccessMode, PathScope, NetworkPolicy, users, setup, tree, basePolicy, run, confine, describe, withoutSandy
+  SandboxPolicy, AccessMode, PathScope, NetworkPolicy, users, setup, tree, basePolicy, run, confine, describe, withSanitizerEnv, withoutSandy
 } = require('../helpers/sandbox.js')
 const { confinePolicy, SandboxError, probe } = require('../../lib/index.js')
 const { confineWith } = require('../../lib/confine.js')
@@ -229,37 +230,39 @@ for (const user of users()) {
   })
 }
 
+// What the command writes to the FIFO made at fifo, once it has: a test
+// acts only when its command runs. Should the command end first (ended,
+// a promise of how), the read is released and that is the answer.
+function fifoLine (fifo, ended) {
+  execFileSync('mkfifo', ['-m', '0666', fifo])
+  const line = fs.promises.readFile(fifo, 'utf8')
+  return Promise.race([line, ended.then((how) => {
+    try {
+      fs.closeSync(fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK))
+    } catch {} // (read already)
+    return `the command ended first: ${JSON.stringify(how)}`
+  })])
+}
+
 t.test('sandy run forwards SIGTERM to the command', async (t) => {
   const user = users()[0]
   const s = workspace(user)
   const file = policyFile(s, s.policy.allowSubprocesses())
-  const pending = sandyRun(user, s, file, ['/bin/sh', '-c', 'echo started; sleep 5'], { timeout: 15000 })
-  // (polled: on a loaded machine the CLI may take a while to start, and
-  // its command must be running before the signal is sent)
-  const sandyRuns = () => fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
-    try { return fs.readFileSync(`/proc/${p}/cmdline`, 'latin1').includes(SANDY_RUN) } catch { return false }
-  })
-  // (a `sleep 5` of this run's: its parents lead to the sandy run, not to
-  // another suite running the same test)
-  const parent = (p) => {
-    try { return Number(fs.readFileSync(`/proc/${p}/stat`, 'latin1').replace(/^.*\) /s, '').split(' ')[1]) } catch { return 0 }
-  }
-  const descends = (p, ancestor) => {
-    for (let q = Number(p), n = 0; q > 1 && n < 64; q = parent(q), n++) if (q === ancestor) return true
-    return false
-  }
-  const sleeping = (ancestor) => fs.readdirSync('/proc').some((p) => {
-    try { return /^\d+$/.test(p) && fs.readFileSync(`/proc/${p}/cmdline`, 'latin1') === 'sleep\x005\x00' && descends(p, ancestor) } catch { return false }
-  })
-  let pids = []
-  for (let i = 0; i < 100 && !(pids.length === 1 && sleeping(Number(pids[0]))); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50))
-    pids = sandyRuns()
-  }
-  t.equal(pids.length, 1, 'one sandy run process')
-  process.kill(Number(pids[0]), 'SIGTERM')
-  const r = await pending
-  t.equal(r.signal, 'SIGTERM', `the command was ended by the forwarded SIGTERM and sandy re-raised it (${describe(r)})`)
+  // (the sandy run process itself: env execs node; its command says it
+  // runs, the CLI's handlers set by then, and waits for a signal)
+  const argv = ['/usr/bin/env', '-u', 'NODE_OPTIONS', process.execPath, SANDY_RUN, '--policy', file, '--cwd', s.cwd, '--',
+    '/bin/sh', '-c', 'echo started > fifo; exec sleep 3600']
+  const child = spawn(argv[0], argv.slice(1), { cwd: s.cwd, env: withSanitizerEnv({ PATH: '/usr/bin', LANG: 'C', LC_ALL: 'C' }), stdio: ['ignore', 'pipe', 'pipe'] })
+  let stderr = ''
+  child.stdout.resume()
+  child.stderr.on('data', (d) => { stderr += d })
+  const ended = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })))
+  t.equal(await fifoLine(s.at('ws/fifo'), ended), 'started\n', 'the command runs')
+  process.kill(child.pid, 'SIGTERM')
+  // (were it not forwarded, sandy run would end by it and the command
+  // would sleep on, holding the pipes: 'close' would not come)
+  const r = await ended
+  t.equal(r.signal, 'SIGTERM', `the command was ended by the forwarded SIGTERM and sandy re-raised it (exit ${r.code}; ${stderr})`)
 })
 
 t.test('sandy run in-process: signals forwarded and re-raised', async (t) => {
@@ -274,29 +277,31 @@ t.test('sandy run in-process: signals forwarded and re-raised', async (t) => {
   const raised = []
   const listeners = process.listenerCount('SIGTERM')
   const intListeners = process.listenerCount('SIGINT')
-  const pending = runCommand(['--policy', file, '--cwd', s.cwd, '--', '/bin/sh', '-c', 'sleep 5'], io,
+  // (the command says it runs, through a FIFO: its stdio is this
+  // process's; the CLI's handlers are set before it starts)
+  const pending = runCommand(['--policy', file, '--cwd', s.cwd, '--', '/bin/sh', '-c', 'echo started > fifo; exec sleep 3600'], io,
     { raise: (sig) => raised.push(sig) })
-  // (polled, not a fixed delay: on a loaded machine a SIGINT sent before
-  // the CLI installs its handler would end this test process)
-  for (let i = 0; i < 200 && process.listenerCount('SIGINT') === intListeners; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+  t.equal(await fifoLine(s.at('ws/fifo'), pending), 'started\n', 'the command runs')
   t.ok(process.listenerCount('SIGINT') > intListeners, 'the CLI forwards signals now')
-  await new Promise((resolve) => setTimeout(resolve, 200))
+  // (a signal sent to this process is handled in the order sent: were
+  // SIGINT passed on, the command would end by it, before the SIGTERM)
   process.kill(process.pid, 'SIGINT') // absorbed: the terminal sends it to the command itself
-  await new Promise((resolve) => setTimeout(resolve, 100))
   process.kill(process.pid, 'SIGTERM') // forwarded, not fatal to this process
   t.equal(await pending, 128 + 15, 'the command ended by SIGTERM')
   t.same(raised, ['SIGTERM'], 'and the signal was raised again')
   t.equal(process.listenerCount('SIGTERM'), listeners, 'the forwarding handlers are gone')
-  let got = null
-  const onUsr2 = () => { got = 'SIGUSR2' }
+  let delivered
+  const got = new Promise((resolve) => { delivered = resolve })
+  const onUsr2 = () => delivered('SIGUSR2')
   process.on('SIGUSR2', onUsr2)
   t.teardown(() => process.removeListener('SIGUSR2', onUsr2))
   const code = await runCommand(['--policy', file, '--cwd', s.cwd, '--', '/bin/sh', '-c', 'kill -USR2 $$'], io)
   t.equal(code, 128 + 12)
-  await new Promise((resolve) => setTimeout(resolve, 100))
-  t.equal(got, 'SIGUSR2', 'the default raise signals this process itself')
+  // (a listener keeps no event loop alive: the interval does, until the
+  // signal has come)
+  const alive = setInterval(() => {}, 60000)
+  t.equal(await got, 'SIGUSR2', 'the default raise signals this process itself')
+  clearInterval(alive)
 })
 
 // The default raise without a listener goes through the addon: the
