@@ -7,7 +7,7 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawn, spawnSync } = require('node:child_process')
+const { spawn, spawnSync, execFileSync } = require('node:child_process')
 const { users, setup, fixtures, tree, backendsFor, withSanitizerEnv, FAIL_LINE } = require('../helpers/sandbox.js')
 const { createLocalSandboxProvider, classifyExit } = require('../..')
 const sandyClassify = (c, r) => classifyExit(c, { code: r.code, signal: null, stderr: r.stderr }).kind
@@ -108,21 +108,47 @@ function commandLines () {
   return out
 }
 
-// Runs argv while watching every command line for the secrets until it ends.
-async function watchCommandLines (argv, { user, env, cwd }) {
+// A FIFO in dir for a command to read one byte from: it runs until the
+// watcher below has seen it run.
+function gate (dir) {
+  const fifo = path.join(dir, 'gate')
+  execFileSync('mkfifo', ['-m', '0666', fifo])
+  return fifo
+}
+const WAIT_AT = (fifo) => ['/usr/bin/head', '-c1', fifo]
+
+// Runs argv, a command that reads one byte from fifo (WAIT_AT), while
+// watching every command line for the secrets until it ends. Once the
+// command holds the FIFO open (a writer's non-blocking open succeeds), it
+// is running: after SCANS more scans the byte lets it end. running: the
+// command was seen so.
+const SCANS = 5
+async function watchCommandLines (argv, { user, env, cwd, fifo }) {
   const full = [...user.wrap, ...argv]
   const child = spawn(full[0], full.slice(1), { cwd, env: withSanitizerEnv(env), stdio: 'ignore' })
   const done = new Promise((resolve) => child.on('close', resolve))
   let ended = false
   done.then(() => { ended = true })
   const seen = new Set()
-  let scans = 0
+  let writer = null
+  let after = 0
   while (!ended) {
     for (const line of commandLines()) for (const s of Object.values(env)) if (s.includes('sandy-secret') && line.includes(s)) seen.add(s)
-    scans++
+    if (writer === null) {
+      try {
+        writer = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK)
+      } catch (e) {
+        if (e.code !== 'ENXIO') throw e // (no reader yet)
+      }
+    } else if (++after === SCANS) {
+      fs.writeSync(writer, 'x')
+      fs.closeSync(writer)
+    }
+    // (a pause between scans, not a bound: the gate says when to stop)
     await new Promise((resolve) => setTimeout(resolve, 20))
   }
-  return { code: await done, seen: [...seen], scans }
+  if (writer !== null && after < SCANS) fs.closeSync(writer)
+  return { code: await done, seen: [...seen], running: writer !== null }
 }
 
 for (const user of users()) {
@@ -131,22 +157,25 @@ for (const user of users()) {
     const provider = createLocalSandboxProvider({ backend: 'bwrap' })
     for (const mode of MODES) {
       const ws = workspace(user)
+      const fifo = gate(ws)
       const env = {
         PATH: '/usr/bin:/bin',
         API_KEY: `sandy-secret-ordinary-${mode}`,
         LD_LIBRARY_PATH: `/nonexistent/sandy-secret-loader-${mode}`,
         GLIBC_TUNABLES: `sandy-secret-tunable-${mode}`
       }
-      const c = provider.confine(['/bin/sleep', '1'], { mode, workspaceRoot: ws })
+      const c = provider.confine(WAIT_AT(fifo), { mode, workspaceRoot: ws })
       t.notMatch(c.argv.join('\0'), /sandy-secret/, `${mode}: the confined argv holds no secret`)
-      const r = await watchCommandLines(c.argv, { user, env, cwd: ws })
+      const r = await watchCommandLines(c.argv, { user, env, cwd: ws, fifo })
       t.equal(r.code, 0, `${mode}: runs`)
-      t.ok(r.scans >= 5, `${mode}: the command lines were read while it ran (${r.scans} scans)`)
+      t.ok(r.running, `${mode}: the command lines were read while it ran (${SCANS} scans and more)`)
       t.same(r.seen, [], `${mode}: no secret seen on any command line`)
     }
     // the scanner does see a value passed the way the guard avoids
     const env = { PATH: '/usr/bin:/bin', API_KEY: 'sandy-secret-on-the-command-line' }
-    const bare = await watchCommandLines([BWRAP, '--ro-bind', '/', '/', '--setenv', 'API_KEY', env.API_KEY, '--', '/bin/sleep', '1'], { user, env, cwd: '/' })
+    const fifo = gate(workspace(user))
+    const bare = await watchCommandLines([BWRAP, '--ro-bind', '/', '/', '--setenv', 'API_KEY', env.API_KEY, '--', ...WAIT_AT(fifo)], { user, env, cwd: '/', fifo })
+    t.ok(bare.running, 'bwrap ran the command')
     t.same(bare.seen, [env.API_KEY], 'bwrap --setenv on the command line shows the value to every user')
   })
 }
