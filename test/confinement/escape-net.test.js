@@ -27,27 +27,50 @@ function make (user, network = NetworkPolicy.BlockAll) {
 const op = (...args) => [fx.op, ...args]
 const BLOCKED = ['EPERM', 'EACCES', 'EAFNOSUPPORT', 'ENETUNREACH', 'ECONNREFUSED', 'ENOSYS']
 
-// A listener that counts connections (or datagrams) since the last reset.
+// A listener that counts connections (or datagrams). barrier() resolves
+// once the listener has seen a marker of the test's own, sent after the
+// run ended: what the run's process delivered before it exited (a
+// connection in the accept queue, a datagram in the receive queue) is
+// taken first, so the count is then complete. The marker is no hit.
+const MARK = 'sandy-barrier'
 function listen (kind, address) {
   return new Promise((resolve, reject) => {
     const counter = { hits: 0 }
+    let passed = null
+    const marked = () => {
+      counter.hits--
+      passed()
+    }
     if (kind === 'udp') {
       const s = dgram.createSocket('udp4')
-      s.on('message', () => { counter.hits++ })
+      s.on('message', (m) => {
+        counter.hits++
+        if (m.toString() === MARK) marked()
+      })
       s.on('error', reject)
-      s.bind(0, '127.0.0.1', () => resolve({ counter, port: s.address().port, close: () => s.close() }))
+      const barrier = () => new Promise((resolve, reject) => {
+        passed = resolve
+        s.send(MARK, s.address().port, '127.0.0.1', (err) => { if (err) reject(err) })
+      })
+      s.bind(0, '127.0.0.1', () => resolve({ counter, barrier, port: s.address().port, close: () => s.close() }))
       return
     }
-    const s = net.createServer((c) => { counter.hits++; c.on('error', () => {}); c.resume() })
+    const s = net.createServer((c) => {
+      counter.hits++
+      c.on('error', () => {})
+      c.on('data', (d) => { if (d.toString() === MARK) marked() })
+    })
     s.on('error', reject)
-    const done = () => resolve({ counter, port: s.address().port, close: () => s.close() })
+    const barrier = () => new Promise((resolve, reject) => {
+      passed = resolve
+      const c = net.connect(kind === 'abstract' ? address : { port: s.address().port, host: '127.0.0.1' }, () => c.end(MARK))
+      c.on('error', reject)
+    })
+    const done = () => resolve({ counter, barrier, port: s.address().port, close: () => s.close() })
     if (kind === 'abstract') s.listen(address, done)
     else s.listen(0, '127.0.0.1', done)
   })
 }
-
-// Delivery is asynchronous: give the host a moment to see what arrived.
-const settle = () => new Promise((resolve) => setTimeout(resolve, 100))
 
 function counted (server, build, { allowed = false } = {}) {
   return async (user) => {
@@ -56,7 +79,7 @@ function counted (server, build, { allowed = false } = {}) {
     return {
       ...c,
       after: async (t, which) => {
-        await settle()
+        await server.barrier()
         const got = server.counter.hits - start
         if (which === 'confined' && !allowed) t.equal(got, 0, 'nothing reached the host listener')
         else t.ok(got > 0, `the ${which} run reached the host listener`)
