@@ -251,7 +251,7 @@ t.test('sandy run --allow-write: usage errors and refusals name what the user ty
 t.test('sandy run --allow-write warns when DIR holds sandy-native\'s own files or lies among them', async (t) => {
   const user = users()[0]
   const ws = fs.mkdtempSync(path.join(dir, 'pkg-ws-'))
-  const warning = /^sandy: warning: --allow-write (\S+) holds sandy-native's own files \(its JavaScript and addon\) or lies among them: /m
+  const warning = /^sandy: warning: --allow-write (.+?) holds sandy-native's own files \(its JavaScript and addon\) or lies among them: /m
   for (const typed of [path.join(PACKAGE, 'lib'), path.join(PACKAGE, 'lib', '..')]) {
     const r = await cli(user, ['run', '--mode', 'workspace-write', '--allow-write', typed, '--', 'true'], ws)
     t.equal(r.code, 0, r.stderr)
