@@ -26,9 +26,15 @@ for (const backend of ['sandy', 'bwrap']) {
     const c = createLocalSandboxProvider({ backend }).confine(['python3', '-c', LISTEN, name], { mode: 'workspace-write', workspaceRoot: ws })
     const child = spawn(c.argv[0], c.argv.slice(1), { cwd: ws, env: withSanitizerEnv({ PATH: '/usr/bin:/bin' }) })
     let out = ''
-    child.stdout.on('data', (d) => { out += d })
+    let listening
+    const bound = new Promise((resolve) => { listening = resolve })
+    child.stdout.on('data', (d) => {
+      out += d
+      if (out.includes('LISTENING\n')) listening()
+    })
     const done = new Promise((resolve) => child.on('close', resolve))
-    for (let i = 0; i < 100 && !out.includes('LISTENING'); i++) await new Promise((resolve) => setTimeout(resolve, 50))
+    // (it says so once it listens, or it ends)
+    await Promise.race([bound, done])
     t.match(out, /LISTENING/, 'the confined command listens on the name')
     const host = spawnSync('python3', ['-c', HOST, name], { encoding: 'utf8', timeout: 10000 })
     t.match(host.stdout, /^BIND 98\n/, 'recorded: the host\'s own bind of that name fails (EADDRINUSE)')

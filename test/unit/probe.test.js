@@ -217,10 +217,10 @@ t.test('probe() is computed once and handed out as copies', async (t) => {
   })
   t.same(counted.probe(), counted.probe(), 'same facts twice')
   t.equal(calls, 1, 'the addon probed once')
-  const start = process.hrtime.bigint()
+  // (the package's probe is that function: the counted copy's calls are
+  // its own)
+  t.equal(sandy.probe, require('../../lib/probe').probe, 'sandy.probe is lib/probe.js\'s, the one counted')
   const again = sandy.probe()
-  const ms = Number(process.hrtime.bigint() - start) / 1e6
-  t.ok(ms < 50, `second call is fast (${ms.toFixed(2)} ms)`)
   t.same(again, report)
   t.not(again, report, 'a new object each time')
   again.backends.sandy.usable = false
@@ -253,7 +253,7 @@ t.test('bwrap missing, failing or hanging', async (t) => {
   const dir = t.testdir({
     'bwrap-fails': '#!/bin/sh\nif [ "$1" = --version ]; then echo "bubblewrap 9.9.9"; exit 0; fi\n' +
       'printf "bwrap: setting up uid map: Permission denied\\nsecond line\\n" >&2\nexit 1\n',
-    'bwrap-hangs': '#!/bin/sh\n[ "$1" = --version ] && exit 0\nsleep 30.417 &\nsleep 30.417\n'
+    'bwrap-hangs': '#!/bin/sh\n[ "$1" = --version ] && exit 0\nsleep 3600.417 &\nsleep 3600.417\n'
   })
   for (const f of ['bwrap-fails', 'bwrap-hangs']) fs.chmodSync(path.join(dir, f), 0o755)
 
@@ -274,15 +274,14 @@ t.test('bwrap missing, failing or hanging', async (t) => {
   t.equal(failing.backends.bwrap.reason,
     'bubblewrap is installed but cannot create its sandbox here: ' + failing.bwrap.detail)
 
-  const start = Date.now()
+  // (its sleeps outlast any test run: a probe that waited for them, or for
+  // the pipe the one in the background holds, would not come back at all)
   const hanging = probeWithBwrap(t, path.join(dir, 'bwrap-hangs'))
-  const elapsed = Date.now() - start
   t.equal(hanging.bwrap.works, false)
-  t.match(hanging.bwrap.detail, /^timed out after \d+ ms$/)
-  t.ok(elapsed < 8000, `the probe gave up in bounded time (${elapsed} ms)`)
+  t.match(hanging.bwrap.detail, /^timed out after \d+ ms$/, 'the probe gave up on it')
   const leftovers = fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p)).filter((p) => {
     try {
-      return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('30.417')
+      return fs.readFileSync(`/proc/${p}/cmdline`, 'utf8').includes('3600.417')
     } catch {
       return false
     }
