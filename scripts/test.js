@@ -18,6 +18,7 @@ const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { judge } = require('./test-verdict.js')
 const { runTap: runTapOnce } = require('./tap-results.js')
+const { slowdown } = require('./slowdown.js')
 
 const root = path.resolve(__dirname, '..')
 const strict = process.argv.slice(2).includes('--strict')
@@ -27,8 +28,14 @@ if (unknown.length > 0) {
   process.exit(2)
 }
 
+// Each file's time limit, package.json's 300 s on the machine it was set
+// on, and every limit the tests scale (test/helpers/patience.js), grow as
+// much as this machine is slower (scripts/slowdown.js), measured once here.
+const SLOWDOWN = slowdown()
+const FILE_TIMEOUT = Math.ceil(require('../package.json').tap.timeout * SLOWDOWN)
+
 function runTap (cwd, env, extraArgs = []) {
-  const r = runTapOnce(cwd, { ...process.env, ...env }, extraArgs)
+  const r = runTapOnce(cwd, { ...process.env, ...env }, [`--timeout=${FILE_TIMEOUT}`, ...extraArgs])
   let counts = r.counts
   if (counts === null) {
     console.log('# no results were reported')
@@ -111,6 +118,7 @@ function stage (name, fn) {
   return counts
 }
 
+console.log(`# this machine: ${SLOWDOWN} times the reference's time (scripts/slowdown.js); each file may take ${FILE_TIMEOUT} s`)
 if (process.platform === 'darwin') {
   const files = require('../test/darwin/subset.js')
   stage('darwin subset', () => runTap(root, { SANDY_TEST_STAGE: 'darwin' }, ['--disable-coverage', ...files]))

@@ -11,6 +11,7 @@ const crypto = require('node:crypto')
 const fs = require('node:fs')
 const { spawn, spawnSync } = require('node:child_process')
 const { withSanitizerEnv } = require('../helpers/sandbox.js')
+const { patience } = require('../helpers/patience.js')
 const { createLocalSandboxProvider } = require('../..')
 
 const LISTEN = 'import socket, sys\ns = socket.socket(socket.AF_UNIX)\ns.bind("\\0" + sys.argv[1])\ns.listen(1)\nprint("LISTENING", flush=True)\nc, _ = s.accept()\nprint("ACCEPTED", flush=True)'
@@ -36,7 +37,7 @@ for (const backend of ['sandy', 'bwrap']) {
     // (it says so once it listens, or it ends)
     await Promise.race([bound, done])
     t.match(out, /LISTENING/, 'the confined command listens on the name')
-    const host = spawnSync('python3', ['-c', HOST, name], { encoding: 'utf8', timeout: 10000 })
+    const host = spawnSync('python3', ['-c', HOST, name], { encoding: 'utf8', timeout: patience(10000) })
     t.match(host.stdout, /^BIND 98\n/, 'recorded: the host\'s own bind of that name fails (EADDRINUSE)')
     t.match(host.stdout, /CONNECTED/, 'recorded: a host client reaches the confined listener')
     await done

@@ -9,6 +9,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawn, spawnSync, execFileSync } = require('node:child_process')
 const { users, setup, fixtures, tree, backendsFor, withSanitizerEnv, FAIL_LINE } = require('../helpers/sandbox.js')
+const { patience } = require('../helpers/patience.js')
 const { createLocalSandboxProvider, classifyExit } = require('../..')
 const sandyClassify = (c, r) => classifyExit(c, { code: r.code, signal: null, stderr: r.stderr }).kind
 const { UNCOVERED } = require('../../scripts/test-verdict.js')
@@ -33,7 +34,7 @@ function workspace (user) {
   })
 }
 
-function run (argv, { user, env, cwd, timeout = 20000 }) {
+function run (argv, { user, env, cwd, timeout = patience(20000) }) {
   const full = [...user.wrap, ...argv]
   const r = spawnSync(full[0], full.slice(1), { cwd, env: withSanitizerEnv(env), encoding: 'utf8', timeout })
   return { code: r.status, stdout: r.stdout || '', stderr: r.stderr || '' }

@@ -10,6 +10,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync, execFileSync } = require('node:child_process')
 const { users, withSanitizerEnv } = require('../helpers/sandbox.js')
+const { patience } = require('../helpers/patience.js')
 const { SandboxPolicy, confinePolicy, classifyExit } = require('../..')
 
 const SH = '/bin/sh'
@@ -24,7 +25,7 @@ function workspace (t, user) {
 
 function run (argv, { cwd, wrap }) {
   const full = [...wrap, ...argv]
-  const r = spawnSync(full[0], full.slice(1), { cwd, encoding: 'utf8', env: withSanitizerEnv({ PATH: '/usr/bin:/bin' }), timeout: 10000 })
+  const r = spawnSync(full[0], full.slice(1), { cwd, encoding: 'utf8', env: withSanitizerEnv({ PATH: '/usr/bin:/bin' }), timeout: patience(10000) })
   return { code: r.status, stdout: r.stdout || '', stderr: r.stderr || '' }
 }
 

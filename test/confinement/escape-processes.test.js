@@ -20,6 +20,7 @@ const {
 } = require('../helpers/sandbox.js')
 const { createLocalSandboxProvider } = require('../..')
 const { UNCOVERED } = require('../../scripts/test-verdict.js')
+const { patience } = require('../helpers/patience.js')
 
 const fx = setup(t, ['pidfds', 'status', 'pty'])
 const PACKAGE = path.join(__dirname, '..', '..')
@@ -433,7 +434,7 @@ async function killLeft (pid, words) {
   if (cmdline === words.join('\0') + '\0') {
     try { process.kill(pid, 'SIGKILL') } catch (e) { if (e.code !== 'ESRCH') throw e }
   }
-  for (const until = Date.now() + 30000; fs.existsSync(`/proc/${pid}`) && Date.now() < until;) {
+  for (const until = Date.now() + patience(30000); fs.existsSync(`/proc/${pid}`) && Date.now() < until;) {
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
   return !fs.existsSync(`/proc/${pid}`)

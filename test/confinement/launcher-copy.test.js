@@ -12,6 +12,7 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { spawn, spawnSync, execFileSync } = require('node:child_process')
 const { users, plainNodeEnv, withSanitizerEnv } = require('../helpers/sandbox.js')
+const { patience } = require('../helpers/patience.js')
 const { launcherDigest, addonPath } = require('../../lib/binding.js')
 const { installPackage } = require('../helpers/package-copy.js')
 
@@ -70,7 +71,7 @@ function node (user, pkg, body, { isolate = false, args = [], bind = null } = {}
     const mounts = `mount -t tmpfs -o mode=0755 sandy /var/cache && mount -t tmpfs -o mode=1777 sandy /var/tmp${alias} && exec "$@"`
     argv = ['unshare', '--mount', '--propagation', 'private', SH, '-c', mounts, 'isolate', ...argv]
   }
-  const r = spawnSync(argv[0], argv.slice(1), { cwd: '/', env: plainNodeEnv(withSanitizerEnv({})), encoding: 'utf8', timeout: 60000 })
+  const r = spawnSync(argv[0], argv.slice(1), { cwd: '/', env: plainNodeEnv(withSanitizerEnv({})), encoding: 'utf8', timeout: patience(60000) })
   try {
     return JSON.parse(r.stdout)
   } catch {
@@ -592,7 +593,7 @@ for (const user of users()) {
       }
       process.stdout.write(JSON.stringify(out))`
     const argv = ['unshare', '--mount', '--propagation', 'private', SH, '-c', `${fill} && exec "$@"`, 'full', ...user.wrap, ...NODE, '-e', script]
-    const r = spawnSync(argv[0], argv.slice(1), { cwd: '/', env: plainNodeEnv(withSanitizerEnv({})), encoding: 'utf8', timeout: 60000 })
+    const r = spawnSync(argv[0], argv.slice(1), { cwd: '/', env: plainNodeEnv(withSanitizerEnv({})), encoding: 'utf8', timeout: patience(60000) })
     let got = {}
     try { got = JSON.parse(r.stdout) } catch {}
     t.ok(got.provider, `the script ran (${r.stderr.slice(0, 300)})`)
@@ -675,7 +676,7 @@ for (const user of users()) {
       mark('control-end')
       process.stdout.write(launcher)`
     const argv = [...user.wrap, '/usr/bin/strace', '-f', '-qq', '-e', 'trace=openat,execve,execveat,fork,vfork,clone,clone3', '-o', log, ...NODE, '-e', script]
-    const r = spawnSync(argv[0], argv.slice(1), { cwd: '/', env: plainNodeEnv(withSanitizerEnv({})), encoding: 'utf8', timeout: 120000 })
+    const r = spawnSync(argv[0], argv.slice(1), { cwd: '/', env: plainNodeEnv(withSanitizerEnv({})), encoding: 'utf8', timeout: patience(120000) })
     t.equal(r.status, 0, `the traced script ran (${r.stderr.slice(0, 400)})`)
     const launchers = [r.stdout, path.join(RELEASE, 'sandy-launcher')]
     const calls = census(log, 'calls', launchers)
@@ -793,7 +794,7 @@ for (const backend of BACKENDS) {
     const r = spawnSync('unshare', ['--mount', '--propagation', 'private', SH, '-c', steps, 'steps', ...NODE], {
       env: plainNodeEnv(withSanitizerEnv({ USER_SCRIPT: userScript, ROOT_SCRIPT: rootScript, ATTACK: DIR_ATTACK, D: d, OUT: dir })),
       encoding: 'utf8',
-      timeout: 60000
+      timeout: patience(60000)
     })
     t.equal(r.status, 0, `the steps ran (${r.stderr})`)
     const copy = fs.readFileSync(path.join(dir, 'copy'), 'utf8')

@@ -9,6 +9,7 @@ const path = require('node:path')
 const { spawn } = require('node:child_process')
 const sandy = require('../..')
 const { users, plainNodeEnv, confineAs } = require('../helpers/sandbox.js')
+const { patience } = require('../helpers/patience.js')
 const { UNCOVERED } = require('../../scripts/test-verdict.js')
 
 const { createLocalSandboxProvider, classifyExit, classifySpawnError, SandboxUnavailableError } = sandy
@@ -21,7 +22,7 @@ const ROOT = process.geteuid() === 0
 const only = process.env.SANDY_TEST_ONLY_BACKEND
 const NOBODY = ['/usr/bin/setpriv', '--reuid=65534', '--regid=65534', '--clear-groups']
 
-function run (argv, { cwd, wrap = [], timeout = 15000, env: extra = {} } = {}) {
+function run (argv, { cwd, wrap = [], timeout = patience(15000), env: extra = {} } = {}) {
   const full = [...wrap, ...argv]
   return new Promise((resolve) => {
     const env = { ...process.env, PATH: '/usr/local/bin:/usr/bin:/bin', ...extra }
@@ -74,7 +75,7 @@ function landlockFromRoot () {
     t.match(err.reasons.join('\n'), /landlock: the Landlock-only level does not confine uid 0/)
     // as a plain node script, without this runner's hooks and variables
     const plain = Object.fromEntries(Object.keys(process.env).filter((k) => !(k in plainNodeEnv())).map((k) => [k, undefined]))
-    const again = await run([...NOBODY, process.execPath, __filename], { cwd: '/', timeout: 120000, env: { ...plain, SANDY_TEST_ONLY_BACKEND: 'landlock' } })
+    const again = await run([...NOBODY, process.execPath, __filename], { cwd: '/', timeout: patience(120000), env: { ...plain, SANDY_TEST_ONLY_BACKEND: 'landlock' } })
     t.equal(again.code, 0, `the landlock cases pass as uid 65534 (${again.stdout.split('\n').filter((l) => /not ok/.test(l)).join('; ')})`)
     t.match(again.stdout, /^ok \d+ - landlock backend/m, 'the landlock backend\'s cases ran')
     t.notMatch(again.stdout, /# (SKIP|TODO)/i, 'and none was skipped')
@@ -391,7 +392,7 @@ t.test('100 concurrent confined runs with different roots each write only their 
   const results = await Promise.all(roots.map((root, i) => {
     const neighbour = roots[(i + 1) % roots.length]
     const c = provider.confine(sh(`echo ${i} > ${root}/mine; echo ${i} > ${neighbour}/theirs-${i}`), { mode: 'workspace-write', workspaceRoot: root })
-    return run(c.argv, { cwd: root, timeout: 60000 })
+    return run(c.argv, { cwd: root, timeout: patience(60000) })
   }))
   roots.forEach((root, i) => {
     t.equal(fs.readFileSync(path.join(root, 'mine'), 'utf8'), `${i}\n`)

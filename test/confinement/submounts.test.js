@@ -10,6 +10,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawn, spawnSync, execFileSync } = require('node:child_process')
 const { users, setup, withSanitizerEnv } = require('../helpers/sandbox.js')
+const { patience } = require('../helpers/patience.js')
 const { UNCOVERED } = require('../../scripts/test-verdict.js')
 const sandy = require('../..')
 
@@ -17,7 +18,7 @@ const ROOT_ONLY = process.getuid() !== 0 && `${UNCOVERED} host mounts beneath a 
 const fx = setup(t)
 const SH = '/bin/sh'
 
-function run (argv, { cwd, wrap = [], timeout = 20000 } = {}) {
+function run (argv, { cwd, wrap = [], timeout = patience(20000) } = {}) {
   const full = [...wrap, ...argv]
   const r = spawnSync(full[0], full.slice(1), { cwd, encoding: 'utf8', timeout, env: withSanitizerEnv({ PATH: '/usr/bin:/bin' }) })
   return { code: r.status, stdout: r.stdout || '', stderr: r.stderr || '' }

@@ -11,6 +11,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawn, execFileSync } = require('node:child_process')
 const { users, backendsFor, withSanitizerEnv } = require('../helpers/sandbox.js')
+const { patience } = require('../helpers/patience.js')
 const { UNCOVERED } = require('../../scripts/test-verdict.js')
 const sandy = require('../..')
 const binding = require('../../lib/binding.js')
@@ -18,7 +19,7 @@ const { LAUNCHER } = require('../../lib/vocabulary.js')
 
 // npm runs on every backend as two users: more than tap's default beside
 // the suite's other heavy files.
-t.setTimeout(600000)
+t.setTimeout(patience(600000))
 
 const { createLocalSandboxProvider, classifyExit } = sandy
 const PACKAGE = path.join(__dirname, '..', '..')

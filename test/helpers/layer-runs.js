@@ -6,6 +6,7 @@
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
+const { patience } = require('./patience.js')
 
 // (the confinement suite's folder; a case is named by its file's name there)
 const TEST_DIR = path.join(__dirname, '..', 'confinement')
@@ -66,12 +67,12 @@ function cleanEnv (extra) {
 
 // One file, run as a plain node script (it prints TAP) with the launcher
 // build preloaded in place of the verified one.
-function runFile (file, launcher, { timeout = 900000, env = {}, failures = null } = {}) {
+function runFile (file, launcher, { timeout = patience(900000), env = {}, failures = null } = {}) {
   return new Promise((resolve) => {
     const child = spawn(process.execPath, ['-r', OVERRIDE, path.join(TEST_DIR, file)], {
       // (tap run as a plain script ends a file at 30 s unless told: the
       // main suite gives each file package.json's 300, the slower builds more)
-      env: cleanEnv({ SANDY_TEST_LAUNCHER: launcher, SANDY_LAYER_RUN: '1', TAP_TIMEOUT: '600', ...env }),
+      env: cleanEnv({ SANDY_TEST_LAUNCHER: launcher, SANDY_LAYER_RUN: '1', TAP_TIMEOUT: String(patience(600)), ...env }),
       stdio: ['ignore', 'pipe', 'ignore'],
       timeout
     })

@@ -15,6 +15,7 @@ const { spawn, spawnSync, execFileSync } = require('node:child_process')
 const { SandboxPolicy, AccessMode, PathScope, NetworkPolicy, createLocalSandboxProvider, probe } = require('../../lib/index.js')
 const { confineWith } = require('../../lib/confine.js')
 const { UNCOVERED } = require('../../scripts/test-verdict.js')
+const { patience } = require('./patience.js')
 
 const FIXTURES = path.join(__dirname, '..', 'fixtures')
 const SETPRIV = '/usr/bin/setpriv'
@@ -197,7 +198,7 @@ function confine (argv, policy, cwd) {
 
 // Spawns argv (as user, optionally confined, optionally behind a prefix
 // such as the hold fixture) and collects its result.
-function run (user, { argv, policy = null, cwd, prefix = [], extraFds = [], env, timeout = 10000 }) {
+function run (user, { argv, policy = null, cwd, prefix = [], extraFds = [], env, timeout = patience(10000) }) {
   const confined = policy ? confine(argv, policy, cwd) : null
   const inner = confined ? confined.argv : argv
   const full = [...user.wrap, ...prefix, ...inner]

@@ -21,20 +21,21 @@ const { spawn, execFileSync } = require('node:child_process')
 const sandy = require('../..')
 const { users, confineAs, withSanitizerEnv } = require('../helpers/sandbox.js')
 const { runSuite, suiteFiles } = require('../helpers/layer-runs.js')
+const { patience } = require('../helpers/patience.js')
 const { report, format } = require('../../scripts/coverage-report.js')
 const { verifiedLauncherPath } = require('../../lib/binding.js')
 const { UNCOVERED } = require('../../scripts/test-verdict.js')
 
 // (one run of the suite per build, or the suite and the fault walks: far
 // more than the runner's default per-file time)
-t.setTimeout(1800000)
+t.setTimeout(patience(1800000))
 const floors = require('../coverage-floors.json')
 const ROOT_ONLY = process.getuid() !== 0 && `${UNCOVERED} the C coverage run: it walks faults as root and as uid 65534`
 // The files whose every failure site must be reached.
 const EVERY_FAILURE = ['csrc/linux/mount_view.c', 'csrc/linux/namespaces.c', 'csrc/linux/landlock.c', 'csrc/linux/seccomp.c', 'csrc/linux/apply.c',
   'csrc/linux/processes.c']
 
-function run (argv, { wrap, cwd, env, timeout = 20000 }) {
+function run (argv, { wrap, cwd, env, timeout = patience(20000) }) {
   const full = [...wrap, ...argv]
   return new Promise((resolve) => {
     const child = spawn(full[0], full.slice(1), { cwd, env: withSanitizerEnv(env), stdio: ['ignore', 'pipe', 'pipe'], timeout })

@@ -17,11 +17,12 @@ const os = require('node:os')
 const path = require('node:path')
 const { execFileSync } = require('node:child_process')
 const { BUILDS, runSuite, predicted } = require('../helpers/layer-runs.js')
+const { patience } = require('../helpers/patience.js')
 const { UNCOVERED } = require('../../scripts/test-verdict.js')
 
 // (one run of the suite per build, or the suite and the fault walks: far
 // more than the runner's default per-file time)
-t.setTimeout(1800000)
+t.setTimeout(patience(1800000))
 const table = require('../layer-table.json')
 const MAKE = ['-s', '--no-print-directory', '-C', path.join(__dirname, '..', '..', 'csrc')]
 const ROOT_ONLY = process.getuid() !== 0 && `${UNCOVERED} the per-layer comparison: its table holds the cases of root and uid 65534, so it runs as root`

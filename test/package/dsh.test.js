@@ -14,9 +14,10 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawn, spawnSync } = require('node:child_process')
 const { users, backendsFor, withSanitizerEnv } = require('../helpers/sandbox.js')
+const { patience } = require('../helpers/patience.js')
 
 // dsh's stack starts several processes per call: more than tap's default.
-t.setTimeout(600000)
+t.setTimeout(patience(600000))
 
 const HARNESS = path.join(__dirname, '..', 'fixtures', 'dsh-harness.mjs')
 const BROKEN = path.join(__dirname, '..', 'fixtures', 'broken-launcher.sh')

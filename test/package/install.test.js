@@ -20,10 +20,11 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { spawnSync } = require('node:child_process')
 const { UNCOVERED } = require('../../scripts/test-verdict.js')
+const { patience } = require('../helpers/patience.js')
 
 // Two builds, a pack and two installs (one compiling): minutes when the
 // other test files run beside it.
-t.setTimeout(600000)
+t.setTimeout(patience(600000))
 
 const ROOT = path.join(__dirname, '..', '..')
 const NPM = path.resolve(path.dirname(process.execPath), '..', 'lib', 'node_modules', 'npm', 'bin', 'npm-cli.js')

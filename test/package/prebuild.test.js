@@ -8,10 +8,11 @@ const os = require('node:os')
 const path = require('node:path')
 const crypto = require('node:crypto')
 const { spawnSync } = require('node:child_process')
+const { patience } = require('../helpers/patience.js')
 
 // Two fresh builds of the addon and launcher (one cross-compiled): over a
 // minute beside the suite's other heavy files, so more than tap's default.
-t.setTimeout(600000)
+t.setTimeout(patience(600000))
 
 const root = path.join(__dirname, '..', '..')
 const pkg = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-prebuild-'))

@@ -8,13 +8,14 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { spawn } = require('node:child_process')
+const { patience } = require('../helpers/patience.js')
 
 // The C programs' builds, a 15-second fuzz run and cppcheck over every
 // source take over a minute on an idle machine and more beside the suite's
 // other heavy files: under load here tap's 120-second default ended it with
 // three 'timeout!' failures, the count CI's failed run of 72f690b reported
 // (unnamed), so it gets the bound its work needs.
-t.setTimeout(600000)
+t.setTimeout(patience(600000))
 
 const root = path.join(__dirname, '..', '..')
 

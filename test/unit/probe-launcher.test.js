@@ -11,9 +11,10 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { spawnSync } = require('node:child_process')
 const { users, plainNodeEnv, withSanitizerEnv } = require('../helpers/sandbox.js')
+const { patience } = require('../helpers/patience.js')
 const { installPackage } = require('../helpers/package-copy.js')
 
-t.setTimeout(300000)
+t.setTimeout(patience(300000))
 const NODE = ['/usr/bin/env', '-u', 'NODE_OPTIONS', process.execPath]
 const LINUX_BACKENDS = ['sandy', 'bwrap', 'landlock']
 const isRoot = process.getuid() === 0
@@ -31,7 +32,7 @@ function reports (user, pkg) {
     cli = isolate(cli)
     js = isolate(js)
   }
-  const opts = { cwd: '/', env: plainNodeEnv(withSanitizerEnv({})), encoding: 'utf8', timeout: 60000 }
+  const opts = { cwd: '/', env: plainNodeEnv(withSanitizerEnv({})), encoding: 'utf8', timeout: patience(60000) }
   const c = spawnSync(cli[0], cli.slice(1), opts)
   const j = spawnSync(js[0], js.slice(1), opts)
   try {

@@ -12,6 +12,7 @@ const sandy = require('../..')
 const { main, formatTable } = require('../../lib/cli')
 const { expectedAbi, syscallAbi, literal } = require('../helpers/kernel.js')
 const { UNCOVERED } = require('../../scripts/test-verdict.js')
+const { patience } = require('../helpers/patience.js')
 
 const root = path.resolve(__dirname, '..', '..')
 const cli = path.join(root, 'bin', 'sandy')
@@ -28,7 +29,7 @@ const SANDY_KERNEL = syscallAbi() >= 6
 const AUTO = ['sandy', 'bwrap', 'landlock'].find((b) => sandy.probe().backends[b].usable) ?? null
 
 function run (file, args, opts = {}) {
-  return spawnSync(file, args, { encoding: 'utf8', timeout: 20000, ...opts })
+  return spawnSync(file, args, { encoding: 'utf8', timeout: patience(20000), ...opts })
 }
 
 // Runs the probe in a fresh node, optionally behind a command prefix (for

@@ -13,6 +13,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { users, plainNodeEnv, withSanitizerEnv } = require('../helpers/sandbox.js')
+const { patience } = require('../helpers/patience.js')
 
 const ROOT = path.join(__dirname, '..', '..')
 const NODE = ['/usr/bin/env', '-u', 'NODE_OPTIONS', process.execPath]
@@ -111,7 +112,7 @@ const DSH_SCRIPT = (ws, how) => `
 
 function runScript (user, args, cwd) {
   const argv = [...user.wrap, ...NODE, ...args]
-  const r = spawnSync(argv[0], argv.slice(1), { cwd, env: plainNodeEnv(withSanitizerEnv({})), encoding: 'utf8', timeout: 120000 })
+  const r = spawnSync(argv[0], argv.slice(1), { cwd, env: plainNodeEnv(withSanitizerEnv({})), encoding: 'utf8', timeout: patience(120000) })
   try {
     return JSON.parse(r.stdout)
   } catch {
