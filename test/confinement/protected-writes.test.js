@@ -192,8 +192,9 @@ for (const user of users()) {
 
 // A name that did not exist at confine: the run ends the moment the
 // command makes it, with the launcher's fatal line, and the name is gone,
-// so the user's next git status reads nothing planted.
-const COMMONDIR = (marks) => `mkdir -p .evil && cp -r .git/objects .git/refs .git/HEAD .evil/ && printf '[core]\\n\\tfsmonitor = "touch ${marks}/commondir; false"\\n' > .evil/config && echo ../.evil > .git/commondir && echo planted && sleep 5; echo still-running`
+// so the user's next git status reads nothing planted. (The command then
+// sleeps for an hour: only the watch ends it within the runner's timeout.)
+const COMMONDIR = (marks) => `mkdir -p .evil && cp -r .git/objects .git/refs .git/HEAD .evil/ && printf '[core]\\n\\tfsmonitor = "touch ${marks}/commondir; false"\\n' > .evil/config && echo ../.evil > .git/commondir && echo planted && sleep 3600; echo still-running`
 for (const user of users()) {
   for (const backend of backendsFor(t, user, ['sandy', 'bwrap'])) {
     t.test(`a commondir made in .git ends the run and is removed, under ${backend} [${user.name}]`, async (t) => {
@@ -207,7 +208,7 @@ for (const user of users()) {
       t.ok(c.runnerFailureRules.some((rule) => rule.fatalSignatures.some((s) => r.stderr.includes(s))), "the call's runner-failure rule matches it")
       t.notMatch(r.stdout, /still-running/, 'the command did not go on')
       t.notOk(fs.existsSync(path.join(w.ws, '.git/commondir')), 'the name is gone')
-      const unconfined = await runAs(user, ['/bin/sh', '-c', COMMONDIR(control.marks).replace('sleep 5', 'true')], { cwd: control.ws, env: control.env })
+      const unconfined = await runAs(user, ['/bin/sh', '-c', COMMONDIR(control.marks).replace('sleep 3600', 'true')], { cwd: control.ws, env: control.env })
       t.match(unconfined.stdout, /planted/, 'unconfined: the commondir is made')
       t.ok((await userRunsGit(user, control)).includes('commondir'), "unconfined: the user's next git status ran the config it points to")
       t.same(await userRunsGit(user, w), [], 'confined: nothing planted runs')
@@ -239,7 +240,7 @@ for (const user of users()) {
       git(w.ws, ['config', 'core.hooksPath', '.githooks'])
       const deep = 'd/'.repeat(70)
       const script = `mkdir -p stage/.githooks && printf '#!/bin/sh\\ntouch ${w.marks}/deep-hook\\n' > stage/.githooks/post-checkout && chmod +x stage/.githooks/post-checkout && ` +
-        `for n in $(seq 1 50); do mkdir -p stage/.githooks/z$n/${deep}; done && mv stage/.githooks .githooks && sleep 5`
+        `for n in $(seq 1 50); do mkdir -p stage/.githooks/z$n/${deep}; done && mv stage/.githooks .githooks && sleep 3600`
       const c = confineAs(user, w.env, { backend }, ['/bin/sh', '-c', script], { mode: 'workspace-write', workspaceRoot: w.ws })
       t.notOk(c.error, `confined (${c.error && c.error.message})`)
       const r = await runAs(user, c.argv, { cwd: w.ws, env: w.env })
@@ -247,7 +248,7 @@ for (const user of users()) {
       t.notOk(fs.existsSync(path.join(w.ws, '.githooks')), 'the hooks directory is out of the way')
       const control = world(user)
       git(control.ws, ['config', 'core.hooksPath', '.githooks'])
-      await runAs(user, ['/bin/sh', '-c', script.replaceAll(w.marks, control.marks).replace(' && sleep 5', '')], { cwd: control.ws, env: control.env })
+      await runAs(user, ['/bin/sh', '-c', script.replaceAll(w.marks, control.marks).replace(' && sleep 3600', '')], { cwd: control.ws, env: control.env })
       t.ok((await userRunsGit(user, control)).some((m) => m.startsWith('deep-hook')), "unconfined: the planted hook runs at the user's next checkout")
       t.same(await userRunsGit(user, w), [], "the user's next git commands run nothing planted")
       const next = confineAs(user, w.env, { backend }, ['/bin/true'], { mode: 'workspace-write', workspaceRoot: w.ws })
