@@ -197,10 +197,19 @@ t.test('each backend speaks its own denial dialect', async (t) => {
 for (const user of users()) {
   t.test(`reads everywhere includes /proc, without other processes' roots [${user.name}]`, async (t) => {
     const dir = base(t)
-    const [cmd, ...args] = [...user.wrap, '/bin/sleep', '60']
+    // (it sleeps until the teardown ends it, and waits for its end: a
+    // sleep of 60 s could end before a slow run looks at it)
+    const [cmd, ...args] = [...user.wrap, '/bin/sleep', '3600']
     const host = spawn(cmd, args, { stdio: 'ignore' })
-    t.teardown(() => host.kill())
+    const ended = new Promise((resolve) => host.on('close', resolve))
+    t.teardown(async () => {
+      host.kill()
+      await ended
+    })
     await new Promise((resolve) => host.on('spawn', resolve))
+    // (until it is sleep itself, not setpriv about to exec it: root's
+    // process, whose root nobody may not list)
+    while (!fs.readFileSync(`/proc/${host.pid}/cmdline`, 'latin1').startsWith('/bin/sleep\0')) await new Promise(setImmediate)
     const look = sh(`head -1 /proc/self/status && ls /proc/${host.pid}/root/`)
     const bare = await run(look, { cwd: dir, wrap: user.wrap })
     t.equal(bare.code, 0, `unconfined, the root of process ${host.pid} is listed (${bare.stderr.trim()})`)
