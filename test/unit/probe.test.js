@@ -240,8 +240,11 @@ const PRIVATE_MOUNTS = isRoot
 // Replaces every bwrap in the fixed directories with `replacement` inside a
 // private mount namespace and probes there.
 function probeWithBwrap (t, replacement) {
+  // (quoted: the replacement lies in the checkout, whose path may hold a
+  // space)
+  const quote = (s) => `'${s.replaceAll("'", "'\\''")}'`
   const binds = BWRAP_DIRS.map((d) => path.join(d, 'bwrap')).filter((f) => fs.existsSync(f))
-    .map((f) => `mount --bind ${replacement} ${f}`).join(' && ')
+    .map((f) => `mount --bind ${quote(replacement)} ${quote(f)}`).join(' && ')
   const prefix = ['unshare', ...PRIVATE_MOUNTS, 'sh', '-c', `${binds || 'true'} && exec "$@"`, 'sh']
   return probeInChild(t, prefix)
 }
