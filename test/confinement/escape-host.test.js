@@ -230,37 +230,54 @@ for (const user of users()) {
   })
 }
 
-// What the command writes to the FIFO made at fifo, once it has: a test
-// acts only when its command runs. Should the command end first (ended,
-// a promise of how), the read is released and that is the answer.
-function fifoLine (fifo, ended) {
+// A FIFO, made before the command starts, through which the command says
+// it runs and is then held: HELD writes "started" to it, then reads it
+// until a writer comes and goes. said(ended) is what the command wrote,
+// once it has, or, should it end first (ended: a promise of how), that.
+// release() lets a command still held go: its cat reads the FIFO's end
+// (or its echo, not read yet, meets none). A test acts only once its
+// command runs, and its teardown releases the command and waits for its
+// end, whatever failed before.
+const HELD = 'echo started > fifo && exec cat fifo'
+function gate (fifo) {
   execFileSync('mkfifo', ['-m', '0666', fifo])
-  const line = fs.promises.readFile(fifo, 'utf8')
-  return Promise.race([line, ended.then((how) => {
+  const touch = (flags) => {
     try {
-      fs.closeSync(fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK))
-    } catch {} // (read already)
+      fs.closeSync(fs.openSync(fifo, flags | fs.constants.O_NONBLOCK))
+    } catch {} // (ENXIO: no reader)
+  }
+  const release = () => {
+    touch(fs.constants.O_RDONLY)
+    touch(fs.constants.O_WRONLY)
+  }
+  const said = (ended) => Promise.race([fs.promises.readFile(fifo, 'utf8'), ended.then((how) => {
+    touch(fs.constants.O_WRONLY) // (the read, still waiting for a writer)
     return `the command ended first: ${JSON.stringify(how)}`
   })])
+  return { said, release }
 }
 
 t.test('sandy run forwards SIGTERM to the command', async (t) => {
   const user = users()[0]
   const s = workspace(user)
   const file = policyFile(s, s.policy.allowSubprocesses())
+  const g = gate(s.at('ws/fifo'))
   // (the sandy run process itself: env execs node; its command says it
-  // runs, the CLI's handlers set by then, and waits for a signal)
-  const argv = ['/usr/bin/env', '-u', 'NODE_OPTIONS', process.execPath, SANDY_RUN, '--policy', file, '--cwd', s.cwd, '--',
-    '/bin/sh', '-c', 'echo started > fifo; exec sleep 3600']
+  // runs, the CLI's handlers set by then)
+  const argv = ['/usr/bin/env', '-u', 'NODE_OPTIONS', process.execPath, SANDY_RUN, '--policy', file, '--cwd', s.cwd, '--', '/bin/sh', '-c', HELD]
   const child = spawn(argv[0], argv.slice(1), { cwd: s.cwd, env: withSanitizerEnv({ PATH: '/usr/bin', LANG: 'C', LC_ALL: 'C' }), stdio: ['ignore', 'pipe', 'pipe'] })
   let stderr = ''
   child.stdout.resume()
   child.stderr.on('data', (d) => { stderr += d })
   const ended = new Promise((resolve) => child.on('close', (code, signal) => resolve({ code, signal })))
-  t.equal(await fifoLine(s.at('ws/fifo'), ended), 'started\n', 'the command runs')
+  t.teardown(async () => {
+    g.release()
+    await ended
+  })
+  t.equal(await g.said(ended), 'started\n', 'the command runs')
   process.kill(child.pid, 'SIGTERM')
   // (were it not forwarded, sandy run would end by it and the command
-  // would sleep on, holding the pipes: 'close' would not come)
+  // would stay held, holding the pipes: 'close' would not come)
   const r = await ended
   t.equal(r.signal, 'SIGTERM', `the command was ended by the forwarded SIGTERM and sandy re-raised it (exit ${r.code}; ${stderr})`)
 })
@@ -277,11 +294,16 @@ t.test('sandy run in-process: signals forwarded and re-raised', async (t) => {
   const raised = []
   const listeners = process.listenerCount('SIGTERM')
   const intListeners = process.listenerCount('SIGINT')
-  // (the command says it runs, through a FIFO: its stdio is this
+  // (the command says it runs through the FIFO, its stdio being this
   // process's; the CLI's handlers are set before it starts)
-  const pending = runCommand(['--policy', file, '--cwd', s.cwd, '--', '/bin/sh', '-c', 'echo started > fifo; exec sleep 3600'], io,
+  const g = gate(s.at('ws/fifo'))
+  const pending = runCommand(['--policy', file, '--cwd', s.cwd, '--', '/bin/sh', '-c', HELD], io,
     { raise: (sig) => raised.push(sig) })
-  t.equal(await fifoLine(s.at('ws/fifo'), pending), 'started\n', 'the command runs')
+  t.teardown(async () => {
+    g.release()
+    await pending.catch(() => {})
+  })
+  t.equal(await g.said(pending), 'started\n', 'the command runs')
   t.ok(process.listenerCount('SIGINT') > intListeners, 'the CLI forwards signals now')
   // (a signal sent to this process is handled in the order sent: were
   // SIGINT passed on, the command would end by it, before the SIGTERM)
