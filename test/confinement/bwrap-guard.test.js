@@ -133,22 +133,31 @@ async function watchCommandLines (argv, { user, env, cwd, fifo }) {
   const seen = new Set()
   let writer = null
   let after = 0
-  while (!ended) {
-    for (const line of commandLines()) for (const s of Object.values(env)) if (s.includes('sandy-secret') && line.includes(s)) seen.add(s)
-    if (writer === null) {
-      try {
-        writer = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK)
-      } catch (e) {
-        if (e.code !== 'ENXIO') throw e // (no reader yet)
+  try {
+    while (!ended) {
+      for (const line of commandLines()) for (const s of Object.values(env)) if (s.includes('sandy-secret') && line.includes(s)) seen.add(s)
+      if (writer === null) {
+        try {
+          writer = fs.openSync(fifo, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK)
+        } catch (e) {
+          if (e.code !== 'ENXIO') throw e // (no reader yet)
+        }
+      } else if (++after === SCANS) {
+        fs.writeSync(writer, 'x')
       }
-    } else if (++after === SCANS) {
-      fs.writeSync(writer, 'x')
-      fs.closeSync(writer)
+      // (a pause between scans, not a bound: the gate says when to stop)
+      await new Promise((resolve) => setTimeout(resolve, 20))
     }
-    // (a pause between scans, not a bound: the gate says when to stop)
-    await new Promise((resolve) => setTimeout(resolve, 20))
+  } finally {
+    // (whatever happened, the command is let go and its end awaited)
+    if (writer !== null) fs.closeSync(writer)
+    else if (!ended) {
+      try {
+        fs.closeSync(fs.openSync(fifo, fs.constants.O_RDWR))
+      } catch {}
+    }
+    await done
   }
-  if (writer !== null && after < SCANS) fs.closeSync(writer)
   return { code: await done, seen: [...seen], running: writer !== null }
 }
 
