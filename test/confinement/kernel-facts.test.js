@@ -13,7 +13,7 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
-const { users } = require('../helpers/sandbox.js')
+const { users, plainNodeEnv } = require('../helpers/sandbox.js')
 const { confineAs, runAs, PACKAGE } = require('../helpers/seam-run.js')
 const { release, syscallAbi } = require('../helpers/kernel.js')
 
@@ -23,7 +23,7 @@ const MIN_ABI = 6 // what the sandy and landlock backends need (csrc/core/probe.
 
 function probeAs (user) {
   const r = spawnSync(user.wrap[0] ?? process.execPath, [...user.wrap.slice(1), ...(user.wrap.length ? [process.execPath] : []), SANDY, 'probe', '--json'],
-    { cwd: '/', encoding: 'utf8', env: { PATH: '/usr/local/bin:/usr/bin:/bin' } })
+    { cwd: '/', encoding: 'utf8', env: plainNodeEnv({ PATH: '/usr/local/bin:/usr/bin:/bin' }) })
   return JSON.parse(r.stdout)
 }
 
@@ -88,7 +88,7 @@ for (const user of users()) {
     t.test(`sandy run (auto selects ${report.package.autoSelects || 'nothing'})`, async (t) => {
       const { ws, outside, home } = base(t, user)
       const r = await runAs(user, [process.execPath, SANDY, 'run', '--mode', 'workspace-write', '--cwd', ws, '--',
-        '/bin/sh', '-c', `echo hi > here.txt; echo x > ${outside}/x`], { cwd: ws, env: { PATH: '/usr/bin:/bin', HOME: home } })
+        '/bin/sh', '-c', `echo hi > here.txt; echo x > ${outside}/x`], { cwd: ws, env: plainNodeEnv({ PATH: '/usr/bin:/bin', HOME: home }) })
       t.notOk(fs.existsSync(path.join(outside, 'x')), 'the write outside the workspace never lands')
       if (report.package.autoSelects) {
         t.ok(fs.existsSync(path.join(ws, 'here.txt')), 'the workspace write lands')
