@@ -420,7 +420,7 @@ function accelerators (k) {
   }
 }
 
-module.exports = { stanza, dependsOf, parseArgs, kernelLine }
+module.exports = { stanza, dependsOf, parseArgs, kernelLine, resolveKernel, smokeSummary, LIST }
 
 if (require.main === module) main().catch((err) => fail(err.message))
 
