@@ -379,8 +379,9 @@ static bool beneath_other_read(const sandy_guard_args *g, size_t i)
  * its clone shows. Those the guard's uid cannot reach were dropped before
  * the namespace (sandy_guard_reached_reads); one the private /tmp hides
  * (or that is gone since) needs none, nor one beneath another; one
- * replaced fails closed. All are opened first, then their covers made in one go (mount_tree.c stages the
- * objects they are cloned from), then each attached. */
+ * replaced fails closed. All are opened first, then their covers made in
+ * one go (mount_tree.c stages the objects they are cloned from), then
+ * each attached. */
 static int deny_reads(const sandy_guard_args *g, sandy_error *err)
 {
 	int fds[SANDY_DENY_READS_MAX], covers[SANDY_DENY_READS_MAX];

@@ -558,7 +558,7 @@ static int clone_sources(view_build *b, sandy_error *err)
 		for (size_t i = 0; i < n; i++)
 			if (deny_acts(b, i))
 				is_dir[k++] = b->v->denies[i].is_dir;
-		if (sandy_deny_objects(is_dir, k, b->deny_trees) != 0)
+		if (k > 0 && sandy_deny_objects(is_dir, k, b->deny_trees) != 0)
 			rc = view_fail(err, "deny objects", errno);
 		/* spread out: deny i's cover at i, -1 where none acts */
 		for (size_t i = n; rc == 0 && i-- > 0;)
