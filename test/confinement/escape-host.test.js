@@ -257,7 +257,10 @@ function gate (fifo) {
   return { said, release }
 }
 
-t.test('sandy run forwards SIGTERM to the command', async (t) => {
+// (not in the per-layer runs: whether a signal reaches the command is no
+// layer's question, and a launcher without its base layer leaves it to a
+// race between the signal and the command's exec)
+if (process.env.SANDY_LAYER_RUN !== '1') t.test('sandy run forwards SIGTERM to the command', async (t) => {
   const user = users()[0]
   const s = workspace(user)
   const file = policyFile(s, s.policy.allowSubprocesses())
