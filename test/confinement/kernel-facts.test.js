@@ -14,7 +14,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const { spawnSync } = require('node:child_process')
 const { users, plainNodeEnv } = require('../helpers/sandbox.js')
-const { confineAs, runAs, PACKAGE } = require('../helpers/seam-run.js')
+const { confineAs, runAs, nodeAs, PACKAGE } = require('../helpers/seam-run.js')
 const { release, syscallAbi } = require('../helpers/kernel.js')
 
 const SANDY = path.join(PACKAGE, 'bin', 'sandy')
@@ -22,8 +22,8 @@ const LINUX_BACKENDS = ['sandy', 'bwrap', 'landlock']
 const MIN_ABI = 6 // what the sandy and landlock backends need (csrc/core/probe.c)
 
 function probeAs (user) {
-  const r = spawnSync(user.wrap[0] ?? process.execPath, [...user.wrap.slice(1), ...(user.wrap.length ? [process.execPath] : []), SANDY, 'probe', '--json'],
-    { cwd: '/', encoding: 'utf8', env: plainNodeEnv({ PATH: '/usr/local/bin:/usr/bin:/bin' }) })
+  const full = nodeAs(user, [SANDY, 'probe', '--json'])
+  const r = spawnSync(full[0], full.slice(1), { cwd: '/', encoding: 'utf8', env: plainNodeEnv({ PATH: '/usr/local/bin:/usr/bin:/bin' }) })
   return JSON.parse(r.stdout)
 }
 

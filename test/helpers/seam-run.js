@@ -12,14 +12,19 @@ const PACKAGE = path.join(__dirname, '..', '..')
 // from the user's node process too: test/helpers/launcher-override.js)
 const OVERRIDE = process.env.SANDY_TEST_LAUNCHER ? ['-r', path.join(__dirname, 'launcher-override.js')] : []
 
+// The argv that runs node with args as user (behind setpriv for uid 65534).
+function nodeAs (user, args) {
+  return [...user.wrap, process.execPath, ...args]
+}
+
 // provider.confine as user, in a node process of the user with env; the
 // ConfinedArgv, or { error: { name, code, message, reasons } }.
 function confineAs (user, env, options, argv, request) {
   const script = `const [pkg, a] = process.argv.slice(1); const x = JSON.parse(a)
     try { process.stdout.write(JSON.stringify(require(pkg).createLocalSandboxProvider(x.options).confine(x.argv, x.request))) }
     catch (err) { process.stdout.write(JSON.stringify({ error: { name: err.name, code: err.code, message: err.message, reasons: err.reasons } })) }`
-  const r = spawnSync(user.wrap[0] ?? process.execPath, [...user.wrap.slice(1), ...(user.wrap.length ? [process.execPath] : []), ...OVERRIDE, '-e', script, PACKAGE,
-    JSON.stringify({ options, argv, request })], { cwd: '/', env: plainNodeEnv(env), encoding: 'utf8' })
+  const full = nodeAs(user, [...OVERRIDE, '-e', script, PACKAGE, JSON.stringify({ options, argv, request })])
+  const r = spawnSync(full[0], full.slice(1), { cwd: '/', env: plainNodeEnv(env), encoding: 'utf8' })
   if (r.status !== 0) throw new Error(`confine as ${user.name} failed: ${r.error || r.stderr}`)
   return JSON.parse(r.stdout)
 }
@@ -41,4 +46,4 @@ function runAs (user, argv, { cwd, env }) {
   })
 }
 
-module.exports = { confineAs, runAs, PACKAGE }
+module.exports = { confineAs, runAs, nodeAs, PACKAGE }
