@@ -425,19 +425,23 @@ for (const user of users()) {
 
 // Ends pid, a process an unconfined control left behind (SIGKILL ends a
 // stopped one too; nothing is killed unless /proc shows it running words),
-// and waits until /proc has it no more: whoever adopted it reaps it, no
-// process of the test's, so it is polled, within a generous bound. True
-// once it is gone.
+// and waits until it has ended: gone from /proc, or a zombie there (dead;
+// whoever adopted it reaps it, no process of the test's, and the machine's
+// PID 1 may take a second or more to), polled within a generous bound.
+// True once it has ended.
 async function killLeft (pid, words) {
   let cmdline = null
   try { cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1') } catch {}
   if (cmdline === words.join('\0') + '\0') {
     try { process.kill(pid, 'SIGKILL') } catch (e) { if (e.code !== 'ESRCH') throw e }
   }
-  for (const until = Date.now() + patience(30000); fs.existsSync(`/proc/${pid}`) && Date.now() < until;) {
+  const ended = () => {
+    try { return fs.readFileSync(`/proc/${pid}/stat`, 'latin1').replace(/^.*\) /s, '')[0] === 'Z' } catch { return true }
+  }
+  for (const until = Date.now() + patience(30000); !ended() && Date.now() < until;) {
     await new Promise((resolve) => setTimeout(resolve, 10))
   }
-  return !fs.existsSync(`/proc/${pid}`)
+  return ended()
 }
 
 // A command that takes the terminal's foreground group (job control, or on
@@ -524,13 +528,18 @@ function nodeAs (user, cwd, script, ...args) {
   return spawnSync(argv[0], argv.slice(1), { cwd, env: plainNodeEnv(), encoding: 'utf8' })
 }
 
-// What confinePolicy, run as the user, says of a policy granting the
-// workspace and p (scope) read_write: 'accepted', or the error's kind and
-// message.
-function grantAs (user, ws, p, scope) {
-  return nodeAs(user, ws, `const s = require(${JSON.stringify(PACKAGE)}); const [ws, p, scope] = process.argv.slice(1)
-    try { s.confinePolicy(['true'], new s.SandboxPolicy('allow_all').grant(ws, 'read_write', 'subtree').grant(p, 'read_write', scope), { cwd: ws }); console.log('accepted') }
-    catch (e) { console.log(e.kind + ': ' + e.message) }`, ws, p, scope).stdout.trim()
+// What confinePolicy, run as the user, says of policies granting the
+// workspace and each [p, scope] of grants read_write: for each, 'accepted'
+// or the error's kind and message (one Node process of the user's asks
+// them all).
+function grantsAs (user, ws, grants) {
+  const r = nodeAs(user, ws, `const s = require(${JSON.stringify(PACKAGE)}); const [ws, grants] = process.argv.slice(1)
+    console.log(JSON.stringify(JSON.parse(grants).map(([p, scope]) => {
+      try { s.confinePolicy(['true'], new s.SandboxPolicy('allow_all').grant(ws, 'read_write', 'subtree').grant(p, 'read_write', scope), { cwd: ws }); return 'accepted' }
+      catch (e) { return e.kind + ': ' + e.message }
+    })))`, ws, JSON.stringify(grants))
+  if (r.status !== 0) throw new Error(`asking as ${user.name} failed: ${r.stderr}`)
+  return JSON.parse(r.stdout)
 }
 const KERNEL_FS_REFUSED = /^InvalidPolicy: .*grants\[1\].*a kernel filesystem \(\/proc, \/sys, \/dev and the like\) cannot be granted read_write/
 
@@ -539,7 +548,6 @@ for (const user of users()) {
     if (backendsFor(t, user, ['sandy']).length === 0) return // (a Sandy policy)
     const root = tree(fx, user, { 'ws/f': 'x\n' })
     const ws = path.join(root, 'ws')
-    const asUser = (p, scope) => grantAs(user, ws, p, scope)
     // (a cgroup filesystem, wherever this host mounts one)
     const cgroup = fs.readFileSync('/proc/self/mounts', 'utf8').split('\n').map((l) => l.split(' '))
       .find((f) => f[2] === 'cgroup2' || f[2] === 'cgroup')?.[1]
@@ -549,11 +557,11 @@ for (const user of users()) {
       .filter((f) => (f[2] === 'tmpfs' || f[2] === 'devtmpfs') && /^\/(dev|sys)(\/|$)/.test(f[1])).map((f) => f[1])
       .filter((p, i, all) => all.indexOf(p) === i).map((p) => [p, 'subtree'])
     t.ok(tmpfsWithin.some(([p]) => p === '/dev'), 'this host has /dev on a tmpfs-like filesystem')
-    for (const [p, scope] of [['/proc', 'subtree'], ['/proc/sys/kernel', 'subtree'], ['/proc/self/autogroup', 'subtree'], ['/sys', 'subtree'],
-      ...(cgroup ? [[cgroup, 'subtree']] : []), ...tmpfsWithin, ['/dev/pts', 'subtree']]) {
-      t.match(asUser(p, scope), KERNEL_FS_REFUSED, `${p}: refused`)
-    }
-    t.equal(asUser('/dev/pts/ptmx', 'exact'), 'accepted', 'a device node on one stays grantable')
+    const kernelFs = [['/proc', 'subtree'], ['/proc/sys/kernel', 'subtree'], ['/proc/self/autogroup', 'subtree'], ['/sys', 'subtree'],
+      ...(cgroup ? [[cgroup, 'subtree']] : []), ...tmpfsWithin, ['/dev/pts', 'subtree']]
+    const answers = grantsAs(user, ws, [...kernelFs, ['/dev/pts/ptmx', 'exact']])
+    kernelFs.forEach(([p], i) => t.match(answers[i], KERNEL_FS_REFUSED, `${p}: refused`))
+    t.equal(answers[kernelFs.length], 'accepted', 'a device node on one stays grantable')
     // (and the launcher, which resolves again, runs with it)
     const run = nodeAs(user, ws, `const s = require(${JSON.stringify(PACKAGE)}); const c = s.confinePolicy([${JSON.stringify(fx.op)}, 'hello'],
         new s.SandboxPolicy('allow_all').grant(${JSON.stringify(ws)}, 'read', 'subtree').grant(${JSON.stringify(fx.bin)}, 'read', 'subtree').allowExecute(${JSON.stringify(fx.bin)}, 'subtree')
@@ -574,7 +582,7 @@ for (const user of users()) {
       fs.chmodSync(dir, 0o755)
       execFileSync('mount', ['-t', 'proc', 'proc', dir])
       t.teardown(() => spawnSync('umount', ['-l', dir]))
-      t.match(asUser(dir, 'subtree'), /^InvalidPolicy: .*cannot be granted read_write/, 'a procfs mounted anywhere else: refused')
+      t.match(grantsAs(user, ws, [[dir, 'subtree']])[0], /^InvalidPolicy: .*cannot be granted read_write/, 'a procfs mounted anywhere else: refused')
     } else {
       // (in a session of its own, so in an autogroup of its own: a process
       // whose session never called setsid is in the kernel's default one,
@@ -614,9 +622,8 @@ t.test('a kernel filesystem shown elsewhere cannot be granted read_write', { ski
   const provider = createLocalSandboxProvider({ backend: 'sandy' })
   for (const user of users()) {
     const ws = ownDir(user)
-    for (const [name, dir] of Object.entries(shown)) {
-      t.match(grantAs(user, ws, dir, 'subtree'), KERNEL_FS_REFUSED, `${name} as a grant [${user.name}]: refused`)
-    }
+    const answers = grantsAs(user, ws, Object.values(shown).map((dir) => [dir, 'subtree']))
+    Object.keys(shown).forEach((name, i) => t.match(answers[i], KERNEL_FS_REFUSED, `${name} as a grant [${user.name}]: refused`))
   }
   const ws = ownDir(users()[0])
   for (const [name, dir] of Object.entries(shown)) {
