@@ -37,8 +37,9 @@ const { spawnSync, spawn } = require('node:child_process')
 const ROOT = path.resolve(__dirname, '..')
 const LIST = require('../test/kernels/kernels.json').kernels
 // (crc32c: ext4 asks the crypto API for it by name, not as a dependency;
-// where it is a module it must be loaded first)
-const MODULES = ['virtio_pci', 'virtio_mmio', 'virtio_blk', '9pnet_virtio', '9p', 'overlay', 'crc32c_generic', 'ext4']
+// where it is a module it must be loaded first. loop: escape-exec.test.js
+// confines a block device, as on the host)
+const MODULES = ['virtio_pci', 'virtio_mmio', 'virtio_blk', '9pnet_virtio', '9p', 'overlay', 'crc32c_generic', 'ext4', 'loop']
 const OPTIONAL = new Set(['virtio_pci', 'virtio_mmio', 'crc32c_generic'])
 const QEMU = {
   amd64: { bin: 'qemu-system-x86_64', machine: ['-M', 'q35'], console: 'ttyS0', busybox: '/bin/busybox' },
@@ -224,7 +225,7 @@ function moduleOrder (kernel) {
 // in: if it is not, the guest's init fails, naming what it could not mount)
 function builtIn (kernel, name) {
   if (kernel.config === null) return true
-  const symbol = { virtio_blk: 'VIRTIO_BLK', '9pnet_virtio': 'NET_9P_VIRTIO', '9p': '9P_FS', overlay: 'OVERLAY_FS', ext4: 'EXT4_FS', virtio_pci: 'VIRTIO_PCI' }[name]
+  const symbol = { virtio_blk: 'VIRTIO_BLK', '9pnet_virtio': 'NET_9P_VIRTIO', '9p': '9P_FS', overlay: 'OVERLAY_FS', ext4: 'EXT4_FS', virtio_pci: 'VIRTIO_PCI', loop: 'BLK_DEV_LOOP' }[name]
   if (symbol === undefined) return true
   return new RegExp(`^CONFIG_${symbol}=y$`, 'm').test(kernel.config)
 }
