@@ -3,9 +3,10 @@
 // virtual machine: how it picks a kernel from Debian's metapackages (a
 // package missing from the archive, or a suite that moved to another line,
 // is a clear failure), the modules' dependencies it reads, the kernel line
-// it writes, and how it reads a smoke guest's console.
+// it writes, how it reads a smoke guest's console, and the host's strict
+// rules it holds the strict kernels' guests to.
 const t = require('tap')
-const { stanza, dependsOf, resolveKernel, smokeSummary, kernelLine, LIST } = require('../../scripts/kernels.js')
+const { stanza, dependsOf, resolveKernel, smokeSummary, kernelLine, hostProblems, LIST } = require('../../scripts/kernels.js')
 
 // An apt of canned `apt-cache show` answers; a missing one fails as
 // apt-cache does.
@@ -22,6 +23,17 @@ const k612 = LIST.find((k) => k.name === '6.12')
 
 t.test('the list names 6.1, 6.12, the newest and arm64', async (t) => {
   t.same(LIST.map((k) => k.name), ['6.1', '6.12', 'newest', 'arm64'])
+  t.same(LIST.filter((k) => k.strict).map((k) => k.name), ['6.12', 'newest'], 'the host\'s strict mode holds on the kernels with every backend')
+})
+
+t.test('a strict kernel\'s guest is held to the host\'s skips', async (t) => {
+  const file = 'test/confinement/escape-exec.test.js'
+  const counts = (skips, files = { [file]: { pass: 3, fail: 0, skip: skips.length, todo: 0 } }) =>
+    ({ pass: 3, fail: 0, skip: skips.length, todo: 0, files, fails: [], todos: [], skips: skips.map(([name, reason]) => ({ file, name, reason })) })
+  t.same(hostProblems(counts([['not covered: landlock backend as root: the Landlock-only level refuses uid 0', '']])), [], 'a skip the host allows')
+  t.match(hostProblems(counts([['an inherited block device', 'not covered: this host has no loop devices']])),
+    [/skip not on the allowlist: "an inherited block device # not covered: this host has no loop devices"/], 'one it does not')
+  t.match(hostProblems(counts([], { [file]: { pass: 0, fail: 0, skip: 1, todo: 0 } })), [/no test passed in it/], 'a file where nothing passed')
 })
 
 t.test('a kernel is what its suite\'s metapackage names, followed through split packages', async (t) => {
