@@ -88,32 +88,26 @@ function replay (cwd, env, files) {
 // Runs each test file in cwd as a plain Node script (a tap test prints its
 // own TAP), `jobs` at a time, without tap's runner: under emulation its
 // start of each file (its loaders) takes longer than many files' tests.
-// Each file's TAP goes as it comes to a file in `streams` (a folder; its
-// name is the file's path with "/" as "__"), not through a pipe that a
-// process the file left could hold open, and once the file has exited to
-// where tap's runner saves it, so the same replay counts it, and to `log`
-// (where stderr goes too). A file that exits non-zero or is killed with no
-// failure of its own counted, or that prints no TAP, is one failure more.
+// Each stream goes to `log` and where tap's runner saves it, so the same
+// replay counts it; a file that exits non-zero or is killed with no failure
+// of its own counted, or that prints no TAP, is one failure more.
 // timeoutS bounds each file (tap's own timeout inside it, then a kill).
 // Resolves to { status: 0 when every file exited 0, counts, seconds: { file: s } }.
-async function runPlain (cwd, env, files, { jobs = 2, timeoutS = 1800, log, streams }) {
+async function runPlain (cwd, env, files, { jobs = 2, timeoutS = 1800, log }) {
   const exits = {}
   const seconds = {}
   const silent = new Set()
   const queue = [...files]
-  fs.mkdirSync(streams, { recursive: true })
   const one = (file) => new Promise((resolve) => {
     const started = process.hrtime.bigint()
-    const stream = path.join(streams, `${file.replaceAll('/', '__')}.tap`)
-    const out = fs.openSync(stream, 'w')
-    const err = fs.openSync(log, 'a')
     const child = spawn(process.execPath, [file], {
-      cwd, env: { ...env, TAP_TIMEOUT: String(timeoutS) }, stdio: ['ignore', out, err], timeout: (timeoutS + 60) * 1000
+      cwd, env: { ...env, TAP_TIMEOUT: String(timeoutS) }, stdio: ['ignore', 'pipe', 'pipe'], timeout: (timeoutS + 60) * 1000
     })
-    fs.closeSync(out)
-    fs.closeSync(err)
-    child.on('exit', (code, signal) => {
-      const tap = fs.readFileSync(stream)
+    const out = []
+    child.stdout.on('data', (d) => out.push(d))
+    child.stderr.on('data', (d) => fs.appendFileSync(log, d))
+    child.on('close', (code, signal) => {
+      const tap = Buffer.concat(out)
       const saved = path.join(cwd, '.tap', 'test-results', `${file}.tap`)
       fs.mkdirSync(path.dirname(saved), { recursive: true })
       fs.writeFileSync(saved, tap)
