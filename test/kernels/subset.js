@@ -6,8 +6,8 @@
 // (files, programs, the host, the network, /proc, processes: the process
 // boundary among them), the attacks found in review, the launcher's own
 // defences, its pins and its view's root. The rest of the suite checks JavaScript, the
-// package and documents, which the kernel does not change. (The guest runs
-// them two at a time in this order: the slowest first.)
+// package and documents, which the kernel does not change. (Slowest first;
+// tap runs them in its own order.)
 module.exports = Object.freeze([
   'test/confinement/escape-processes.test.js',
   'test/confinement/escape-fs.test.js',
