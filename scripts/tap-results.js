@@ -16,9 +16,7 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { spawn, spawnSync } = require('node:child_process')
-
-const TAP = path.join(__dirname, '..', 'node_modules', '.bin', 'tap')
+const { spawnSync } = require('node:child_process')
 
 const KINDS = ['pass', 'fail', 'skip', 'todo']
 
@@ -67,72 +65,18 @@ function countReport (report) {
 // this process's stdout (or to `stdio`), then replays the run as JSON:
 // { status: tap's exit status, counts }, counts null when no report came.
 function runTap (cwd, env, args, { stdio = 'inherit' } = {}) {
-  const r = spawnSync(TAP, ['--reporter=tap', ...args], { cwd, env, stdio })
-  return { status: r.status, counts: replay(cwd, env, args.filter((a) => !a.startsWith('-'))) }
-}
-
-// The counts of the files' saved results (.tap/test-results), through
-// tap's JSON report; null when no report came.
-function replay (cwd, env, files) {
+  const tap = path.join(__dirname, '..', 'node_modules', '.bin', 'tap')
+  const r = spawnSync(tap, ['--reporter=tap', ...args], { cwd, env, stdio })
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-tap-report-'))
   const file = path.join(dir, 'report.json')
-  spawnSync(TAP, ['replay', '--reporter=json', `--reporter-file=${file}`, '--disable-coverage', ...files], { cwd, env, stdio: 'ignore' })
+  const files = args.filter((a) => !a.startsWith('-'))
+  spawnSync(tap, ['replay', '--reporter=json', `--reporter-file=${file}`, '--disable-coverage', ...files], { cwd, env, stdio: 'ignore' })
   let counts = null
   try {
     counts = countReport(JSON.parse(fs.readFileSync(file, 'utf8')))
   } catch {}
   fs.rmSync(dir, { recursive: true, force: true })
-  return counts
+  return { status: r.status, counts }
 }
 
-// Runs each test file in cwd as a plain Node script (a tap test prints its
-// own TAP), `jobs` at a time, without tap's runner: under emulation its
-// start of each file (its loaders) takes longer than many files' tests.
-// Each stream goes to `log` and where tap's runner saves it, so the same
-// replay counts it; a file that exits non-zero or is killed with no failure
-// of its own counted, or that prints no TAP, is one failure more.
-// timeoutS bounds each file (tap's own timeout inside it, then a kill).
-// Resolves to { status: 0 when every file exited 0, counts, seconds: { file: s } }.
-async function runPlain (cwd, env, files, { jobs = 2, timeoutS = 1800, log }) {
-  const exits = {}
-  const seconds = {}
-  const silent = new Set()
-  const queue = [...files]
-  const one = (file) => new Promise((resolve) => {
-    const started = process.hrtime.bigint()
-    const child = spawn(process.execPath, [file], {
-      cwd, env: { ...env, TAP_TIMEOUT: String(timeoutS) }, stdio: ['ignore', 'pipe', 'pipe'], timeout: (timeoutS + 60) * 1000
-    })
-    const out = []
-    child.stdout.on('data', (d) => out.push(d))
-    child.stderr.on('data', (d) => fs.appendFileSync(log, d))
-    child.on('close', (code, signal) => {
-      const tap = Buffer.concat(out)
-      const saved = path.join(cwd, '.tap', 'test-results', `${file}.tap`)
-      fs.mkdirSync(path.dirname(saved), { recursive: true })
-      fs.writeFileSync(saved, tap)
-      fs.appendFileSync(log, `# Subtest: ${file}\n${tap}\n`)
-      exits[file] = signal ? `killed by ${signal}` : code === 0 ? null : `exited ${code}`
-      if (tap.length === 0) silent.add(file)
-      seconds[file] = Number(process.hrtime.bigint() - started) / 1e9
-      resolve()
-    })
-  })
-  const lane = async () => { while (queue.length > 0) await one(queue.shift()) }
-  await Promise.all(Array.from({ length: jobs }, lane))
-  const counts = replay(cwd, env, files)
-  if (counts) {
-    for (const file of files) {
-      const own = counts.files[file]
-      const why = !own || silent.has(file) ? 'printed no TAP' : exits[file] && own.fail === 0 ? exits[file] : null
-      if (why) {
-        counts.fail++
-        counts.files[file] = { ...(own || { pass: 0, skip: 0, todo: 0 }), fail: (own?.fail || 0) + 1 }
-        counts.fails.push({ file, name: `the file ${why}` })
-      }
-    }
-  }
-  return { status: files.every((f) => exits[f] === null) ? 0 : 1, counts, seconds }
-}
-
-module.exports = { countReport, runTap, runPlain }
+module.exports = { countReport, runTap }
