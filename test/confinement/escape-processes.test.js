@@ -37,9 +37,15 @@ function ownDir (user) {
 
 // argv as a process of its own with a pipe on stdin: until(re) waits for
 // its stdout to match, end() closes its stdin, exited settles when it
-// ended and closed when its output has too (nothing else holds it).
-function session (argv, { cwd, detached = false, env = { PATH: '/usr/bin:/bin', LC_ALL: 'C' } }) {
+// ended and closed when its output has too (nothing else holds it). With
+// limit, it gets SIGTERM once that has passed without its end (the pty
+// fixture then says which step it waited for).
+function session (argv, { cwd, detached = false, env = { PATH: '/usr/bin:/bin', LC_ALL: 'C' }, limit = 0 }) {
   const child = spawn(argv[0], argv.slice(1), { cwd, detached, env: withSanitizerEnv(env), stdio: ['pipe', 'pipe', 'pipe'] })
+  if (limit > 0) {
+    const timer = setTimeout(() => child.kill('SIGTERM'), limit)
+    child.on('exit', () => clearTimeout(timer))
+  }
   let stdout = ''
   let stderr = ''
   const waiters = []
@@ -396,10 +402,32 @@ for (const user of users()) {
 // (bwrap runs its command in a session of its own, without a terminal:
 // docs/backends.md.) The job's words are split
 // with quotes so that their echo is not what is expected; the job reads
-// on whatever interrupts its read, so that only the Ctrl-C ends it.
+// on whatever interrupts its read, so that only the Ctrl-C ends it. Once
+// the shell has said it resumes the job (printing its words), a line is
+// typed: dash runs a trap between commands, so the trap of a SIGCONT that
+// came before its read() began (the Ctrl-Z stopped it on its way there)
+// waits for the read to end.
 const JOB = 'sh -c \'trap "echo con""t" CONT; echo rea""dy; while :; do read x || :; done\''
 const STEPS = ['expect:sandy$ ', `send:${JOB}\\n`, 'expect:ready', 'send:\\x1a', 'expect:Stopped', 'expect:sandy$ ',
-  'send:fg\\n', 'expect:cont', 'send:\\x03', 'expect:sandy$ ', 'send:echo do""ne-$((6*7))\\n', 'expect:done-42', 'send:exit\\n']
+  'send:fg\\n', 'expect:do read x', 'send:\\n', 'expect:cont', 'send:\\x03', 'expect:sandy$ ',
+  'send:echo do""ne-$((6*7))\\n', 'expect:done-42', 'send:exit\\n']
+// how long a terminal's session may take before the pty fixture is ended
+const PTY_LIMIT = patience(30000)
+
+// The fixture itself: a session the test gives up on says which step it
+// waited for, and its command does not outlive it.
+t.test('the pty fixture ends a session the test gave up on', async (t) => {
+  const cwd = fs.mkdtempSync(path.join(fx.base, 'p-'))
+  const s = session([fx.pty, 'expect:ready', 'expect:never', '--', ...sh('echo rea""dy; exec sleep 1000')], { cwd })
+  await s.until(/ready/)
+  const [command] = descendants(s.child.pid)
+  s.child.kill('SIGTERM')
+  const r = await s.closed
+  t.match(r.stdout, /\nmissing: never\n$/, `it names the step (${describe(r)})`)
+  t.equal(r.code, 1, 'and fails')
+  t.ok(command, 'the command was running')
+  if (command) t.ok(await killLeft(command, []), 'and has ended')
+})
 
 for (const user of users()) {
   for (const backend of backendsFor(t, user, ['sandy', 'landlock'])) {
@@ -408,7 +436,7 @@ for (const user of users()) {
         const cwd = ownDir(user)
         const env = { PATH: '/usr/bin:/bin', PS1: 'sandy$ ', TERM: 'dumb' }
         const c = confineAs(user, backend, shell, { mode: 'workspace-write', workspaceRoot: cwd })
-        const r = await session([fx.pty, ...STEPS, '--', ...user.wrap, ...c.argv], { cwd, env }).closed
+        const r = await session([fx.pty, ...STEPS, '--', ...user.wrap, ...c.argv], { cwd, env, limit: PTY_LIMIT }).closed
         t.notMatch(r.stdout, /missing: /, `every step happened (${describe(r)})`)
         // dash gives the terminal back to the process group it started in
         // when it exits: in a PID namespace of its own that group has no
@@ -416,7 +444,7 @@ for (const user of users()) {
         const dashInOwnNamespace = shell[0] === '/bin/sh' && backend === 'sandy'
         t.match(r.stdout, dashInOwnNamespace ? /Cannot set tty process group \(No such process\)\s*\nexit 2\s*$/ : /\nexit 0\s*$/,
           dashInOwnNamespace ? 'dash ends complaining about its process group' : 'the shell ends cleanly')
-        const u = await session([fx.pty, ...STEPS, '--', ...user.wrap, ...shell], { cwd, env }).closed
+        const u = await session([fx.pty, ...STEPS, '--', ...user.wrap, ...shell], { cwd, env, limit: PTY_LIMIT }).closed
         t.match(u.stdout, /\nexit 0\s*$/, `unconfined, the same session (${describe(u)})`)
       })
     }
@@ -454,11 +482,11 @@ for (const user of users()) {
       const cwd = ownDir(user)
       const c = confineAs(user, backend, [fx.op, 'fgsteal'], { mode: 'read-only', workspaceRoot: cwd })
       const then = (argv) => [fx.pty, '--', ...user.wrap, ...sh('"$@"; "$0" fg', fx.op, ...argv)]
-      const r = await session(then(c.argv), { cwd }).closed
+      const r = await session(then(c.argv), { cwd, limit: PTY_LIMIT }).closed
       const fg = /ok fg (\d+) own (\d+)/.exec(r.stdout)
       t.ok(fg, `the caller says who has the terminal (${describe(r)})`)
       if (fg) t.equal(fg[1], fg[2], 'its own group')
-      const u = await session(then([fx.op, 'fgsteal']), { cwd }).closed
+      const u = await session(then([fx.op, 'fgsteal']), { cwd, limit: PTY_LIMIT }).closed
       const ufg = /ok fg (\d+) own (\d+)/.exec(u.stdout)
       t.ok(ufg && ufg[1] !== ufg[2], `unconfined, the group that took it keeps it after its end (${describe(u)})`)
     })
@@ -486,10 +514,10 @@ for (const user of users()) {
       const env = { PATH: '/usr/bin:/bin', PS1: 'sandy$ ', TERM: 'dumb' }
       const bash = ['/bin/bash', '--norc', '--noprofile', '-i']
       const c = confineAs(user, backend, job, { mode: 'read-only', workspaceRoot: cwd })
-      const r = await session([fx.pty, ...steps(c.argv), '--', ...user.wrap, ...bash], { cwd, env }).closed
+      const r = await session([fx.pty, ...steps(c.argv), '--', ...user.wrap, ...bash], { cwd, env, limit: PTY_LIMIT }).closed
       t.notMatch(r.stdout, /missing: /, `every step happened (${describe(r)})`)
       t.match(r.stdout, /\bshell-has-it/, 'the shell has its terminal after the run\'s end')
-      const u = await session([fx.pty, ...steps(job), '--', ...user.wrap, ...bash], { cwd, env }).closed
+      const u = await session([fx.pty, ...steps(job), '--', ...user.wrap, ...bash], { cwd, env, limit: PTY_LIMIT }).closed
       t.match(u.stdout, steal ? /\bother-has-it/ : /\bshell-has-it/,
         steal ? `unconfined, the group that took it keeps it after its end (${describe(u)})` : `unconfined, the same session (${describe(u)})`)
     })
@@ -505,9 +533,9 @@ for (const user of users()) {
     t.test(`a terminal's hangup ends a run whose command is stopped in the background [${backend}, ${user.name}]`, async (t) => {
       const cwd = ownDir(user)
       const c = confineAs(user, backend, [fx.op, 'stopbg'], { mode: 'read-only', workspaceRoot: cwd })
-      const r = await session([fx.pty, 'expect:stopping', 'hangup', '--', ...user.wrap, ...c.argv], { cwd }).closed
+      const r = await session([fx.pty, 'expect:stopping', 'hangup', '--', ...user.wrap, ...c.argv], { cwd, limit: PTY_LIMIT }).closed
       t.match(r.stdout, backend === 'bwrap' ? /\n(signal 1|exit 129)\s*$/ : /\nsignal 1\s*$/, `the run ended by the hangup (${describe(r)})`)
-      const u = await session([fx.pty, 'expect:stopping', 'hangup', '--', ...user.wrap, ...sh('"$0" stopbg', fx.op)], { cwd }).closed
+      const u = await session([fx.pty, 'expect:stopping', 'hangup', '--', ...user.wrap, ...sh('"$0" stopbg', fx.op)], { cwd, limit: PTY_LIMIT }).closed
       const pid = /pid (\d+) stopping/.exec(u.stdout)
       t.ok(pid, `unconfined, the command said its pid (${describe(u)})`)
       if (pid) t.ok(await killLeft(Number(pid[1]), [fx.op, 'stopbg']), 'and it is gone once killed')
