@@ -424,7 +424,7 @@ function accelerators (k) {
   }
 }
 
-module.exports = { stanza, dependsOf, parseArgs, kernelLine, resolveKernel, smokeSummary, hostProblems, LIST }
+module.exports = { stanza, dependsOf, parseArgs, kernelLine, resolveKernel, smokeSummary, hostProblems, unfinished, LIST }
 
 if (require.main === module) main().catch((err) => fail(err.message))
 
@@ -516,6 +516,9 @@ async function runKernel (apt, opts, k, variant = {}) {
     const from = text.indexOf(smoke ? 'guest: stage 2' : '# sandy probe as root')
     const shown = row.ok && from >= 0 ? text.slice(from) : text.split('\n').slice(-80).join('\n')
     process.stdout.write(`\n# ${row.name}: the guest's console${row.ok ? '' : ', last lines'}:\n${shown.split('\n').map((l) => `#   ${l}`).join('\n')}\n`)
+    if (!row.ok) for (const [file, tail] of unfinished(path.join(r.results, 'streams'))) {
+      process.stdout.write(`\n# ${row.name}: ${file} never finished; its last lines:\n${tail.map((l) => `#   ${l}`).join('\n')}\n`)
+    }
   } catch (err) {
     row.why = err.message
   } finally {
@@ -524,6 +527,14 @@ async function runKernel (apt, opts, k, variant = {}) {
   row.seconds = Number(process.hrtime.bigint() - started) / 1e9
   console.log(`# kernel ${row.name}${row.release ? ` (${row.release})` : ''}: ${row.ok ? 'ok' : `FAILED: ${row.why}`} in ${row.seconds.toFixed(0)} s`)
   return row
+}
+
+// The test files whose TAP stream (the guest's streams/ folder) lacks the
+// closing time line tap prints at a file's end: [file, its last lines].
+function unfinished (dir) {
+  if (!fs.existsSync(dir)) return []
+  return fs.readdirSync(dir).sort().map((name) => [name.replace(/\.tap$/, '').replaceAll('__', '/'), fs.readFileSync(path.join(dir, name), 'utf8')])
+    .filter(([, text]) => !/# time=[\d.]+ms\n$/.test(text)).map(([file, text]) => [file, text.split('\n').slice(-40)])
 }
 
 // What the host's strict mode (scripts/test-verdict.js) refuses in a

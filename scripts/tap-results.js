@@ -16,7 +16,9 @@
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { spawnSync } = require('node:child_process')
+const { spawn, spawnSync } = require('node:child_process')
+
+const TAP = path.join(__dirname, '..', 'node_modules', '.bin', 'tap')
 
 const KINDS = ['pass', 'fail', 'skip', 'todo']
 
@@ -65,18 +67,78 @@ function countReport (report) {
 // this process's stdout (or to `stdio`), then replays the run as JSON:
 // { status: tap's exit status, counts }, counts null when no report came.
 function runTap (cwd, env, args, { stdio = 'inherit' } = {}) {
-  const tap = path.join(__dirname, '..', 'node_modules', '.bin', 'tap')
-  const r = spawnSync(tap, ['--reporter=tap', ...args], { cwd, env, stdio })
+  const r = spawnSync(TAP, ['--reporter=tap', ...args], { cwd, env, stdio })
+  return { status: r.status, counts: replay(cwd, env, args.filter((a) => !a.startsWith('-'))) }
+}
+
+// The counts of the files' saved results (.tap/test-results), through
+// tap's JSON report; null when no report came.
+function replay (cwd, env, files) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-tap-report-'))
   const file = path.join(dir, 'report.json')
-  const files = args.filter((a) => !a.startsWith('-'))
-  spawnSync(tap, ['replay', '--reporter=json', `--reporter-file=${file}`, '--disable-coverage', ...files], { cwd, env, stdio: 'ignore' })
+  spawnSync(TAP, ['replay', '--reporter=json', `--reporter-file=${file}`, '--disable-coverage', ...files], { cwd, env, stdio: 'ignore' })
   let counts = null
   try {
     counts = countReport(JSON.parse(fs.readFileSync(file, 'utf8')))
   } catch {}
   fs.rmSync(dir, { recursive: true, force: true })
-  return { status: r.status, counts }
+  return counts
 }
 
-module.exports = { countReport, runTap }
+// Runs each test file in cwd as a plain Node script (a tap test prints its
+// own TAP), `jobs` at a time, without tap's runner: under emulation its
+// start of each file (its loaders) takes longer than many files' tests.
+// Each file's TAP goes as it comes to a file in `streams` (a folder; its
+// name is the file's path with "/" as "__"), not through a pipe that a
+// process the file left could hold open, and once the file has exited to
+// where tap's runner saves it, so the same replay counts it, and to `log`
+// (where stderr goes too). A file that exits non-zero or is killed with no
+// failure of its own counted, or that prints no TAP, is one failure more.
+// timeoutS bounds each file (tap's own timeout inside it, then a kill).
+// Resolves to { status: 0 when every file exited 0, counts, seconds: { file: s } }.
+async function runPlain (cwd, env, files, { jobs = 2, timeoutS = 1800, log, streams }) {
+  const exits = {}
+  const seconds = {}
+  const silent = new Set()
+  const queue = [...files]
+  fs.mkdirSync(streams, { recursive: true })
+  const one = (file) => new Promise((resolve) => {
+    const started = process.hrtime.bigint()
+    const stream = path.join(streams, `${file.replaceAll('/', '__')}.tap`)
+    const out = fs.openSync(stream, 'w')
+    const err = fs.openSync(log, 'a')
+    const child = spawn(process.execPath, [file], {
+      cwd, env: { ...env, TAP_TIMEOUT: String(timeoutS) }, stdio: ['ignore', out, err], timeout: (timeoutS + 60) * 1000
+    })
+    fs.closeSync(out)
+    fs.closeSync(err)
+    child.on('exit', (code, signal) => {
+      const tap = fs.readFileSync(stream)
+      const saved = path.join(cwd, '.tap', 'test-results', `${file}.tap`)
+      fs.mkdirSync(path.dirname(saved), { recursive: true })
+      fs.writeFileSync(saved, tap)
+      fs.appendFileSync(log, `# Subtest: ${file}\n${tap}\n`)
+      exits[file] = signal ? `killed by ${signal}` : code === 0 ? null : `exited ${code}`
+      if (tap.length === 0) silent.add(file)
+      seconds[file] = Number(process.hrtime.bigint() - started) / 1e9
+      resolve()
+    })
+  })
+  const lane = async () => { while (queue.length > 0) await one(queue.shift()) }
+  await Promise.all(Array.from({ length: jobs }, lane))
+  const counts = replay(cwd, env, files)
+  if (counts) {
+    for (const file of files) {
+      const own = counts.files[file]
+      const why = !own || silent.has(file) ? 'printed no TAP' : exits[file] && own.fail === 0 ? exits[file] : null
+      if (why) {
+        counts.fail++
+        counts.files[file] = { ...(own || { pass: 0, skip: 0, todo: 0 }), fail: (own?.fail || 0) + 1 }
+        counts.fails.push({ file, name: `the file ${why}` })
+      }
+    }
+  }
+  return { status: files.every((f) => exits[f] === null) ? 0 : 1, counts, seconds }
+}
+
+module.exports = { countReport, runTap, runPlain }

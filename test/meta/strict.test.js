@@ -5,26 +5,33 @@
 // file whose tests all skip, a todo, an unlisted skip, a switched-off
 // stage and a non-root run, and must pass it for a recorded, allowlisted
 // gap. Without strict mode the same runs pass, with the findings printed.
+// The kernel guests' runs without tap's runner count as tap's do.
 const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { judge, UNCOVERED } = require('../../scripts/test-verdict.js')
-const { runTap } = require('../../scripts/tap-results.js')
+const { runTap, runPlain } = require('../../scripts/tap-results.js')
 const { plainNodeEnv } = require('../helpers/sandbox.js')
 const allowlist = require('../allowed-skips.js')
 
 const root = path.join(__dirname, '..', '..')
 const FIXTURES = path.join(__dirname, '..', 'strict-fixtures')
 
-// One tap run of the named fixtures, from a scratch project (so this run's
-// .tap/ data stays apart from the outer run's), counted as the suite's
-// runs are (scripts/tap-results.js: tap's JSON report of the run).
-function tapRun (t, names, status = 0) {
+// A scratch project (so a run's .tap/ data stays apart from the outer
+// run's) using the checkout's node_modules.
+function scratch (t) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-strict-'))
   t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
   fs.symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'))
   fs.writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ name: 'scratch', tap: { plugin: ['!@tapjs/typescript'] } }))
+  return dir
+}
+
+// One tap run of the named fixtures, from a scratch project, counted as the
+// suite's runs are (scripts/tap-results.js: tap's JSON report of the run).
+function tapRun (t, names, status = 0) {
+  const dir = scratch(t)
   const r = runTap(dir, plainNodeEnv(), ['--disable-coverage', ...names.map((n) => path.join(FIXTURES, `${n}.js`))], { stdio: 'ignore' })
   t.equal(r.status, status, `tap itself exits ${status} on the fixtures ${names.join(', ')}`)
   t.not(r.counts, null, 'tap reported the run')
@@ -110,4 +117,27 @@ t.test('every allowlist entry has a pattern and says why; one without does not p
   const bad = judge({ stages: [{ name: 's', seconds: 1, counts: gapOnly }], strict: true, uid: 0, allowlist: [{ match: /^not covered:/ }] })
   t.notOk(bad.ok)
   t.match(bad.problems.join('\n'), /an entry without a pattern or a reason/)
+})
+
+t.test('files run without tap\'s runner are counted as tap counts them, and an exit or a silence is a failure', async (t) => {
+  const names = ['failing', 'skipped', 'todo', 'unlisted', 'uncovered']
+  const dir = scratch(t)
+  fs.symlinkSync(FIXTURES, path.join(dir, 't'))
+  const log = path.join(dir, 'log')
+  const streams = path.join(dir, 'streams')
+  const plain = await runPlain(dir, plainNodeEnv(), names.map((n) => `t/${n}.js`), { log, streams })
+  const tap = runTap(dir, plainNodeEnv(), ['--disable-coverage', ...names.map((n) => `t/${n}.js`)], { stdio: 'ignore' })
+  const shape = (c) => ({ pass: c.pass, fail: c.fail, skip: c.skip, todo: c.todo, fails: c.fails, skips: c.skips, todos: c.todos })
+  t.same(shape(plain.counts), shape(tap.counts), 'the same counts, failures and skips as tap\'s runner')
+  t.equal(plain.status, 1, 'a failing file makes the status 1')
+  t.match(fs.readFileSync(log, 'utf8'), /# Subtest: t\/failing\.js\n[^]*not ok 1 - one is two/, 'the streams are in the log')
+  t.same(Object.keys(plain.seconds).sort(), names.map((n) => `t/${n}.js`).sort(), 'each file is timed')
+  t.match(fs.readFileSync(path.join(streams, 't__failing.js.tap'), 'utf8'), /^TAP version 14\n[^]*# time=[\d.]+ms\n$/, 'and its stream kept apart')
+
+  const odd = await runPlain(dir, plainNodeEnv(), ['t/exits.js', 't/empty.js'], { log, streams })
+  t.equal(odd.status, 1)
+  t.equal(odd.counts.pass, 1, 'the exiting file\'s assertion passed')
+  t.same(odd.counts.fails, [{ file: 't/exits.js', name: 'the file exited 3' }, { file: 't/empty.js', name: 'the file printed no TAP' }],
+    'a file that exits non-zero with no failure counted, and one that prints no TAP, each fail')
+  t.equal(odd.counts.fail, 2)
 })

@@ -6,7 +6,10 @@
 // it writes, how it reads a smoke guest's console, and the host's strict
 // rules it holds the strict kernels' guests to.
 const t = require('tap')
-const { stanza, dependsOf, resolveKernel, smokeSummary, kernelLine, hostProblems, LIST } = require('../../scripts/kernels.js')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { stanza, dependsOf, resolveKernel, smokeSummary, kernelLine, hostProblems, unfinished, LIST } = require('../../scripts/kernels.js')
 
 // An apt of canned `apt-cache show` answers; a missing one fails as
 // apt-cache does.
@@ -81,4 +84,13 @@ t.test('a smoke guest\'s console: TAP, facts, verdicts, and a run that did not f
   t.equal(s.counts.skip, 1)
   t.same(s.counts.fails.map((f) => f.name), ['[root] b', 'the nobody run did not complete its plan'])
   t.same(s.probes.root, { backends: { sandy: { usable: true, reason: 'works' } }, landlockAbi: 6 })
+})
+
+t.test('a guest\'s test file that never finished is named, with its last lines', async (t) => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-streams-'))
+  t.teardown(() => fs.rmSync(dir, { recursive: true, force: true }))
+  fs.writeFileSync(path.join(dir, 'test__confinement__done.test.js.tap'), 'TAP version 14\nok 1 - x\n1..1\n# time=12.5ms\n')
+  fs.writeFileSync(path.join(dir, 'test__confinement__hangs.test.js.tap'), 'TAP version 14\n# Subtest: waits forever\n')
+  t.same(unfinished(dir), [['test/confinement/hangs.test.js', ['TAP version 14', '# Subtest: waits forever', '']]])
+  t.same(unfinished(path.join(dir, 'none')), [], 'no streams (the guest never ran a file): none')
 })
