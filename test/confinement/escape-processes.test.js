@@ -403,24 +403,26 @@ for (const user of users()) {
 // docs/backends.md.) The job's words are split
 // with quotes so that their echo is not what is expected; the job reads
 // on whatever interrupts its read, so that only the Ctrl-C ends it. Once
-// the shell has said it resumes the job (printing its words), a line is
-// typed: dash runs a trap between commands, so the trap of a SIGCONT that
-// came before its read() began (the Ctrl-Z stopped it on its way there)
-// waits for the read to end.
-const JOB = 'sh -c \'trap "echo con""t" CONT; echo rea""dy; while :; do read x || :; done\''
+// the shell has said it resumes the job (printing its words), a word is
+// typed, which the job echoes: it has the terminal again. (And dash runs
+// a trap between commands, so the trap of a SIGCONT that came before its
+// read() began, the Ctrl-Z having stopped it on its way there, runs once
+// that read ends: before the echo, as it would have.)
+const JOB = 'sh -c \'trap "echo con""t" CONT; echo rea""dy; while :; do read x && echo go""t-$x || :; done\''
 const STEPS = ['expect:sandy$ ', `send:${JOB}\\n`, 'expect:ready', 'send:\\x1a', 'expect:Stopped', 'expect:sandy$ ',
-  'send:fg\\n', 'expect:do read x', 'send:\\n', 'expect:cont', 'send:\\x03', 'expect:sandy$ ',
+  'send:fg\\n', 'expect:do read x', 'send:wake\\n', 'expect:cont', 'expect:got-wake', 'send:\\x03', 'expect:sandy$ ',
   'send:echo do""ne-$((6*7))\\n', 'expect:done-42', 'send:exit\\n']
 // how long a terminal's session may take before the pty fixture is ended
 const PTY_LIMIT = patience(30000)
 
 // The fixture itself: a session the test gives up on says which step it
-// waited for, and its command does not outlive it. (Its only step: what
-// the fixture prints, it prints while waiting for that. Not a confinement
-// case, so not in the per-layer runs.)
+// waited for, and its command does not outlive it, even one that ignores
+// the terminal's hangup. (Its only step: what the fixture prints, it
+// prints while waiting for that. Not a confinement case, so not in the
+// per-layer runs.)
 if (process.env.SANDY_LAYER_RUN !== '1') t.test('the pty fixture ends a session the test gave up on', async (t) => {
   const cwd = fs.mkdtempSync(path.join(fx.base, 'p-'))
-  const s = session([fx.pty, 'expect:never', '--', ...sh('echo rea""dy; exec sleep 1000')], { cwd })
+  const s = session([fx.pty, 'expect:never', '--', ...sh('trap "" HUP; echo rea""dy; exec sleep 1000')], { cwd })
   await s.until(/ready/)
   const [command] = descendants(s.child.pid)
   s.child.kill('SIGTERM')
