@@ -85,6 +85,22 @@ function replay (cwd, env, files) {
   return counts
 }
 
+// The processes that hold file open, by /proc (those this process may
+// look at: all of them, as root).
+function holders (file) {
+  const out = []
+  for (const pid of fs.readdirSync('/proc').filter((e) => /^\d+$/.test(e))) {
+    let fds = []
+    try { fds = fs.readdirSync(`/proc/${pid}/fd`) } catch { continue }
+    for (const fd of fds) {
+      let target = null
+      try { target = fs.readlinkSync(`/proc/${pid}/fd/${fd}`) } catch {}
+      if (target === file) { out.push(Number(pid)); break }
+    }
+  }
+  return out
+}
+
 // Runs each test file in cwd as a plain Node script (a tap test prints its
 // own TAP), `jobs` at a time, without tap's runner: under emulation its
 // start of each file (its loaders) takes longer than many files' tests.
@@ -93,13 +109,18 @@ function replay (cwd, env, files) {
 // process the file left could hold open, and once the file has exited to
 // where tap's runner saves it, so the same replay counts it, and to `log`
 // (where stderr goes too). A file that exits non-zero or is killed with no
-// failure of its own counted, or that prints no TAP, is one failure more.
-// timeoutS bounds each file (tap's own timeout inside it, then a kill).
+// failure of its own counted, or that prints no TAP, is one failure more;
+// one that outlives its bound, cannot be started, or leaves a process
+// holding its output (what that writes later would go uncounted; it is
+// killed), is one failure more whatever it printed. timeoutS bounds each file: tap's own timeout inside
+// it, then SIGKILL graceS later (a file blocked in a synchronous call
+// never sees a gentler signal).
 // Resolves to { status: 0 when every file exited 0, counts, seconds: { file: s } }.
-async function runPlain (cwd, env, files, { jobs = 2, timeoutS = 1800, log, streams }) {
+async function runPlain (cwd, env, files, { jobs = 2, timeoutS = 1800, graceS = 60, log, streams }) {
   const exits = {}
   const seconds = {}
   const silent = new Set()
+  const overdue = {}
   const queue = [...files]
   fs.mkdirSync(streams, { recursive: true })
   const one = (file) => new Promise((resolve) => {
@@ -108,20 +129,38 @@ async function runPlain (cwd, env, files, { jobs = 2, timeoutS = 1800, log, stre
     const out = fs.openSync(stream, 'w')
     const err = fs.openSync(log, 'a')
     const child = spawn(process.execPath, [file], {
-      cwd, env: { ...env, TAP_TIMEOUT: String(timeoutS) }, stdio: ['ignore', out, err], timeout: (timeoutS + 60) * 1000
+      cwd, env: { ...env, TAP_TIMEOUT: String(timeoutS) }, stdio: ['ignore', out, err]
     })
     fs.closeSync(out)
     fs.closeSync(err)
-    child.on('exit', (code, signal) => {
+    const timer = setTimeout(() => {
+      overdue[file] = `was killed after ${timeoutS + graceS} s`
+      child.kill('SIGKILL')
+    }, (timeoutS + graceS) * 1000)
+    let ended = false
+    const end = (code, signal) => {
+      if (ended) return
+      ended = true
+      clearTimeout(timer)
       const tap = fs.readFileSync(stream)
       const saved = path.join(cwd, '.tap', 'test-results', `${file}.tap`)
       fs.mkdirSync(path.dirname(saved), { recursive: true })
       fs.writeFileSync(saved, tap)
       fs.appendFileSync(log, `# Subtest: ${file}\n${tap}\n`)
       exits[file] = signal ? `killed by ${signal}` : code === 0 ? null : `exited ${code}`
+      const left = holders(stream)
+      if (left.length > 0 && !overdue[file]) overdue[file] = `left ${left.length} process(es) writing to its output`
+      for (const pid of left) try { process.kill(pid, 'SIGKILL') } catch {}
       if (tap.length === 0) silent.add(file)
       seconds[file] = Number(process.hrtime.bigint() - started) / 1e9
       resolve()
+    }
+    child.on('exit', end)
+    // (the other errors, a failed kill, leave its exit to come)
+    child.on('error', (e) => {
+      if (child.pid !== undefined) return
+      overdue[file] = `could not be started (${e.code})`
+      end(null, null)
     })
   })
   const lane = async () => { while (queue.length > 0) await one(queue.shift()) }
@@ -130,7 +169,7 @@ async function runPlain (cwd, env, files, { jobs = 2, timeoutS = 1800, log, stre
   if (counts) {
     for (const file of files) {
       const own = counts.files[file]
-      const why = !own || silent.has(file) ? 'printed no TAP' : exits[file] && own.fail === 0 ? exits[file] : null
+      const why = overdue[file] ?? (!own || silent.has(file) ? 'printed no TAP' : exits[file] && own.fail === 0 ? exits[file] : null)
       if (why) {
         counts.fail++
         counts.files[file] = { ...(own || { pass: 0, skip: 0, todo: 0 }), fail: (own?.fail || 0) + 1 }

@@ -14,6 +14,7 @@ const { judge, UNCOVERED } = require('../../scripts/test-verdict.js')
 const { runTap, runPlain } = require('../../scripts/tap-results.js')
 const { plainNodeEnv } = require('../helpers/sandbox.js')
 const allowlist = require('../allowed-skips.js')
+const { patience } = require('../helpers/patience.js')
 
 const root = path.join(__dirname, '..', '..')
 const FIXTURES = path.join(__dirname, '..', 'strict-fixtures')
@@ -119,7 +120,7 @@ t.test('every allowlist entry has a pattern and says why; one without does not p
   t.match(bad.problems.join('\n'), /an entry without a pattern or a reason/)
 })
 
-t.test('files run without tap\'s runner are counted as tap counts them, and an exit or a silence is a failure', async (t) => {
+t.test('files run without tap\'s runner are counted as tap counts them, and an exit, a silence or a file past its bound is a failure', async (t) => {
   const names = ['failing', 'skipped', 'todo', 'unlisted', 'uncovered']
   const dir = scratch(t)
   fs.symlinkSync(FIXTURES, path.join(dir, 't'))
@@ -140,4 +141,22 @@ t.test('files run without tap\'s runner are counted as tap counts them, and an e
   t.same(odd.counts.fails, [{ file: 't/exits.js', name: 'the file exited 3' }, { file: 't/empty.js', name: 'the file printed no TAP' }],
     'a file that exits non-zero with no failure counted, and one that prints no TAP, each fail')
   t.equal(odd.counts.fail, 2)
+
+  // (a bound of 1 s, then 1 s of grace: the file's own assertion passed,
+  // and it would have gone on to exit 0)
+  const stuck = await runPlain(dir, plainNodeEnv(), ['t/blocks.js'], { log, streams, timeoutS: 1, graceS: 1 })
+  t.equal(stuck.counts.pass, 1, 'the blocked file\'s assertion passed')
+  // (and tap's replay fails its cut-off stream as well)
+  t.ok(stuck.counts.fails.some((f) => f.file === 't/blocks.js' && f.name === 'the file was killed after 2 s'), 'a file past its bound fails, killed')
+  t.ok(stuck.seconds['t/blocks.js'] < 600, 'and did not run to its end')
+
+  const leaves = await runPlain(dir, plainNodeEnv(), ['t/leaves.js'], { log, streams })
+  t.equal(leaves.counts.pass, 1, 'the leaving file\'s assertion passed')
+  t.same(leaves.counts.fails, [{ file: 't/leaves.js', name: 'the file left 1 process(es) writing to its output' }],
+    'a file that leaves a process holding its output fails')
+  const running = () => fs.readdirSync('/proc').some((p) => {
+    try { return /^\d+$/.test(p) && fs.readFileSync(`/proc/${p}/cmdline`, 'latin1') === '/bin/sleep\x00631\x00' } catch { return false }
+  })
+  for (const until = Date.now() + patience(10000); running() && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 10))
+  t.notOk(running(), 'and that process is ended')
 })
