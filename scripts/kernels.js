@@ -35,6 +35,7 @@ const path = require('node:path')
 const { spawnSync, spawn } = require('node:child_process')
 
 const { judge } = require('./test-verdict.js')
+const { streamFile } = require('./tap-results.js')
 
 const ROOT = path.resolve(__dirname, '..')
 const LIST = require('../test/kernels/kernels.json').kernels
@@ -533,7 +534,7 @@ async function runKernel (apt, opts, k, variant = {}) {
 // closing time line tap prints at a file's end: [file, its last lines].
 function unfinished (dir) {
   if (!fs.existsSync(dir)) return []
-  return fs.readdirSync(dir).sort().map((name) => [name.replace(/\.tap$/, '').replaceAll('__', '/'), fs.readFileSync(path.join(dir, name), 'utf8')])
+  return fs.readdirSync(dir).sort().filter((name) => streamFile(name) !== null).map((name) => [streamFile(name), fs.readFileSync(path.join(dir, name), 'utf8')])
     .filter(([, text]) => !/# time=[\d.]+ms\n$/.test(text)).map(([file, text]) => [file, text.split('\n').slice(-40)])
 }
 

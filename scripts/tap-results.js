@@ -101,6 +101,11 @@ function holders (file) {
   return out
 }
 
+// A test file's stream in runPlain's streams folder, by its path relative
+// to the run's directory, and back (null: not a stream's name).
+const streamName = (file) => `${file.replaceAll('/', '__')}.tap`
+const streamFile = (name) => name.endsWith('.tap') ? name.slice(0, -4).replaceAll('__', '/') : null
+
 // Runs each test file in cwd as a plain Node script (a tap test prints its
 // own TAP), `jobs` at a time, without tap's runner: under emulation its
 // start of each file (its loaders) takes longer than many files' tests.
@@ -125,7 +130,7 @@ async function runPlain (cwd, env, files, { jobs = 2, timeoutS = 1800, graceS = 
   fs.mkdirSync(streams, { recursive: true })
   const one = (file) => new Promise((resolve) => {
     const started = process.hrtime.bigint()
-    const stream = path.join(streams, `${file.replaceAll('/', '__')}.tap`)
+    const stream = path.join(streams, streamName(file))
     const out = fs.openSync(stream, 'w')
     const err = fs.openSync(log, 'a')
     const child = spawn(process.execPath, [file], {
@@ -180,4 +185,4 @@ async function runPlain (cwd, env, files, { jobs = 2, timeoutS = 1800, graceS = 
   return { status: files.every((f) => exits[f] === null) ? 0 : 1, counts, seconds }
 }
 
-module.exports = { countReport, runTap, runPlain }
+module.exports = { countReport, runTap, runPlain, streamName, streamFile }
