@@ -31,11 +31,12 @@ typedef struct sandy_own_words {
 	size_t n;
 } sandy_own_words;
 
-/* The protected names that did not exist at confine (--watch), watched
- * from the outer process (linux/watch.c). fd -1: nothing watched. */
+/* What the outer process watches (linux/watch.c): the protected names
+ * that did not exist at confine (--watch), and the names on the way to
+ * each deny the view holds. fd -1: nothing watched. */
 typedef struct sandy_watch {
 	int fd; /* inotify */
-	size_t n;
+	size_t n; /* --watch names */
 	struct sandy_watched {
 		int wd;
 		dev_t dev;
@@ -45,6 +46,19 @@ typedef struct sandy_watch {
 	} w[SANDY_WATCHES_MAX];
 	/* each dir/name, for the view's anchors (sandy_resolved) */
 	char *paths[SANDY_WATCHES_MAX];
+	/* the held denies, as messages name them, and each name on the way
+	 * from a deny's grant down to it, in the directory watched as wd */
+	struct sandy_held {
+		const char *section; /* static text */
+		size_t index;
+	} *held;
+	size_t n_held;
+	struct sandy_held_name {
+		int wd;
+		size_t held;
+		char *name;
+	} *names;
+	size_t n_names;
 } sandy_watch;
 
 /* Before any namespace: each directory still the object confine saw,
@@ -58,8 +72,9 @@ void sandy_watch_close(sandy_watch *w);
 
 /* Returns only in the process that is to exec the target (0), or with a
  * failure (-1 and *err) in the one that must then end: the outer process
- * too, when a watched name appeared (the run ended, EnforcementFailed).
- * watch: NULL, or opened; the full level only. */
+ * too, when the watch tripped (the run ended, EnforcementFailed). watch:
+ * opened (sandy_watch_open), with --watch names at the full level only;
+ * the full level adds the held denies' names to it. */
 int sandy_apply(const sandy_resolved *r, sandy_apply_level level,
 		const sandy_own_words *w, sandy_watch *watch,
 		sandy_error *err);

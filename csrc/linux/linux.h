@@ -112,13 +112,24 @@ bool sandy_blocked_by_own(const char *path);
  * or it cannot be opened for another reason. */
 int sandy_deny_read_reached(const char *path, const char *id, size_t i,
 			    sandy_error *err);
-/* The watched names (apply.h's sandy_watch, linux/watch.c): in the outer
- * process once SIGIO is blocked, its descriptor signals SIGIO to it
- * (0, or -1 with errno); at each SIGIO, the index of a watched name that
- * appeared, w->n when one cannot be told (events lost, a directory gone),
- * or -1; once the run is gone, the name removed (whether it is gone). */
+/* The watched names (apply.h's sandy_watch, linux/watch.c). Before any
+ * namespace, each hold's names watched from its root down, then its
+ * object checked to be the one expected (0, or -1 with PreparationFailed
+ * naming the deny; watch.c's header says why in that order). In the
+ * outer process once SIGIO is blocked, its descriptor signals SIGIO to it
+ * (0, or -1 with errno); at each SIGIO, what the events pending say: a
+ * watched name that appeared, a held deny whose name was replaced, or
+ * that events were lost or a watched directory is gone; once the run is
+ * gone, a name that appeared removed (whether it is gone). */
+typedef struct sandy_trip {
+	enum { SANDY_TRIP_NONE, SANDY_TRIP_MADE, SANDY_TRIP_REPLACED,
+	       SANDY_TRIP_LOST } what;
+	size_t index; /* MADE: watch[index]; REPLACED: held[index] */
+} sandy_trip;
+int sandy_watch_hold(sandy_watch *w, const sandy_hold *h, size_t n,
+		     sandy_error *err);
 int sandy_watch_arm(const sandy_watch *w);
-long sandy_watch_tripped(const sandy_watch *w);
+sandy_trip sandy_watch_tripped(const sandy_watch *w);
 bool sandy_watch_remove(const sandy_watch *w, size_t i);
 /* Once the run is gone: the first watched name that is there, w->n when
  * a directory is not the one watched any more, or -1. */
@@ -197,9 +208,8 @@ typedef struct sandy_procs {
 					 * (a shell's bg or fg) */
 	sandy_watch *watch;             /* the outer process's watched names
 					 * (linux/watch.c), or NULL */
-	long tripped;                   /* the watched name that appeared,
-					 * watch->n when events were lost, or
-					 * -1 */
+	sandy_trip tripped;             /* what ended the run, if the watch
+					 * did */
 } sandy_procs;
 
 /* Before the first fork, nothing changed yet (PreparationFailed): the

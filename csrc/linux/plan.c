@@ -325,6 +325,60 @@ static bool hidden_by_other_deny(const sandy_resolved *r, size_t i,
 	return false;
 }
 
+/* The outermost subtree grant or execute grant at or above p, NULL for
+ * none (then nothing of the view shows it). */
+static const char *hold_root(const sandy_resolved *r, const char *p)
+{
+	const char *root = NULL;
+
+	for (size_t i = 0; i < r->n_grants + r->n_execs; i++) {
+		const char *g = i < r->n_grants ? r->grants[i].path
+						: r->execs[i - r->n_grants].path;
+		sandy_scope scope = i < r->n_grants
+					    ? r->grants[i].scope
+					    : r->execs[i - r->n_grants].scope;
+
+		if (scope == SANDY_SCOPE_SUBTREE && sandy_path_within(g, p) &&
+		    (root == NULL || strlen(g) < strlen(root)))
+			root = g;
+	}
+	return root;
+}
+
+/* A read_write grant covers p, or lies at or beneath it. */
+static bool writable_around(const sandy_resolved *r, const char *p)
+{
+	for (size_t i = 0; i < r->n_grants; i++) {
+		const sandy_rgrant *g = &r->grants[i];
+
+		if (g->access == SANDY_ACCESS_READ_WRITE &&
+		    ((g->scope == SANDY_SCOPE_SUBTREE &&
+		      sandy_path_within(g->path, p)) ||
+		     sandy_path_within(p, g->path)))
+			return true;
+	}
+	return false;
+}
+
+/* Deny i (deny_subtrees, then deny_write_exact) held, when it needs it. */
+static void plan_hold(const sandy_resolved *r, sandy_view_plan *out, size_t i)
+{
+	bool subtree = i < r->n_deny_subtrees;
+	size_t k = subtree ? i : i - r->n_deny_subtrees;
+	const sandy_rdeny *d = subtree ? &r->deny_subtrees[k]
+				       : &r->deny_write_exact[k];
+	const char *root = hold_root(r, d->canonical);
+
+	if (root == NULL || strcmp(root, d->canonical) == 0 ||
+	    out->deny_hidden[i] ||
+	    (!subtree && !writable_around(r, d->canonical)))
+		return;
+	out->holds[out->n_holds++] = (sandy_hold){
+		.root = root, .path = d->canonical, .expect = &d->expect,
+		.section = subtree ? "deny_subtrees" : "deny_write_exact",
+		.index = k};
+}
+
 int sandy_plan_view(const sandy_resolved *r, sandy_view_plan *out,
 		    sandy_error *err)
 {
@@ -333,7 +387,9 @@ int sandy_plan_view(const sandy_resolved *r, sandy_view_plan *out,
 	memset(out, 0, sizeof(*out));
 	out->items = calloc(r->n_grants + r->n_execs + 1, sizeof(*out->items));
 	out->deny_hidden = calloc(nd + 1, sizeof(*out->deny_hidden));
-	if (out->items == NULL || out->deny_hidden == NULL) {
+	out->holds = calloc(nd + 1, sizeof(*out->holds));
+	if (out->items == NULL || out->deny_hidden == NULL ||
+	    out->holds == NULL) {
 		sandy_view_plan_free(out);
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 				  "plan: out of memory");
@@ -362,6 +418,7 @@ int sandy_plan_view(const sandy_resolved *r, sandy_view_plan *out,
 						  .canonical;
 
 		out->deny_hidden[i] = hidden_by_other_deny(r, i, p);
+		plan_hold(r, out, i);
 		/* at most one ancestor per path component of each deny */
 		for (const char *s = p; *s; s++)
 			out->anc_slots += *s == '/';
@@ -376,6 +433,7 @@ void sandy_view_plan_free(sandy_view_plan *p)
 {
 	free(p->items);
 	free(p->deny_hidden);
+	free(p->holds);
 	memset(p, 0, sizeof(*p));
 }
 

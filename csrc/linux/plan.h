@@ -120,6 +120,20 @@ typedef struct sandy_view_item {
 	bool exact_grant; /* an exact grant names it (a device keeps dev) */
 } sandy_view_item;
 
+/* A deny the view holds with a mount on its object. The host's rename
+ * or removal of any name between the outermost grant above it (mounted
+ * from its descriptor on the view's own root, which nothing outside
+ * renames) and the object detaches that mount in every namespace, so the
+ * outer process watches those names (watch.c) and ends the run when one
+ * changes. */
+typedef struct sandy_hold {
+	const char *root;              /* that grant's path */
+	const char *path;              /* the denied object's, beneath it */
+	const sandy_identity *expect;  /* what confine pinned there */
+	const char *section;           /* for messages, with index */
+	size_t index;
+} sandy_hold;
+
 typedef struct sandy_view_plan {
 	bool netns;                /* a network namespace of its own */
 	sandy_view_item *items;    /* sorted by path */
@@ -129,6 +143,11 @@ typedef struct sandy_view_plan {
 	bool *deny_hidden;
 	size_t n_denies, n_deny_subtrees;
 	size_t anc_slots; /* bound on the directories bound onto themselves */
+	/* the denies that act on an object of a mount the host can rename
+	 * (a deny_write_exact only where something around it is writable:
+	 * a new object elsewhere is read-only already) */
+	sandy_hold *holds;
+	size_t n_holds;
 	/* the counts of the policy planned, which the view's pins must have
 	 * (sandy_view_build refuses another policy's pins) */
 	size_t n_grants, n_execs;

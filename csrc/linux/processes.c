@@ -135,7 +135,8 @@ int sandy_procs_begin(sandy_procs *s, char **words, size_t n_words,
 	sigset_t set;
 
 	*s = (sandy_procs){.words = words, .n_words = n_words, .link = -1,
-			   .tty = -1, .watch = watch, .tripped = -1};
+			   .tty = -1, .watch = watch,
+			   .tripped = {SANDY_TRIP_NONE, 0}};
 	wipe_words(s);
 	for (int fd = 0; fd <= 2 && s->tty < 0; fd++)
 		if (tcgetpgrp(fd) == getpgrp())
@@ -193,9 +194,9 @@ static void note_foreground(sandy_procs *s, pid_t sender)
 		s->fg = chooser > 0 && fg != getpgrp() ? chooser : fg;
 }
 
-/* A watched name appeared: the whole run killed and waited for (the init
- * of a PID namespace ends only once every process in it has). */
-static int end_run(pid_t child, sandy_procs *s, long tripped)
+/* The watch tripped: the whole run killed and waited for (the init of a
+ * PID namespace ends only once every process in it has). */
+static int end_run(pid_t child, sandy_procs *s, sandy_trip tripped)
 {
 	s->tripped = tripped;
 	kill(child, SIGKILL);
@@ -213,7 +214,7 @@ static int supervise(pid_t child, int gone, sandy_procs *terminal)
 	sigset_t set;
 	siginfo_t si;
 	int status, sig;
-	long tripped;
+	sandy_trip tripped;
 	pid_t p;
 
 	supervised_signals(&set);
@@ -227,7 +228,7 @@ static int supervise(pid_t child, int gone, sandy_procs *terminal)
 			return wait_plainly(child);
 		if (sig == SIGIO && terminal != NULL && watching(terminal)) {
 			tripped = sandy_watch_tripped(terminal->watch);
-			if (tripped >= 0)
+			if (tripped.what != SANDY_TRIP_NONE)
 				return end_run(child, terminal, tripped);
 		} else if (sig == SIGCHLD) {
 			while ((p = waitpid(-1, &status, WNOHANG)) > 0)
@@ -300,10 +301,10 @@ static void give_back_terminal(const sandy_procs *s)
 	tcsetpgrp(s->tty, s->fg);
 }
 
-/* Once the run is gone (nothing of it can make a name any more): every
- * watched name that is there removed; whether all of them could be. A
- * name seen while the run went on but gone by now was tried all the
- * same: s->tripped says so. */
+/* Once the run is gone (nothing of it can make a name any more): what the
+ * events left say, then every watched name that is there removed; whether
+ * all of them could be. A name seen while the run went on but gone by now
+ * was tried all the same: s->tripped says so. */
 static bool remove_watched(sandy_procs *s)
 {
 	long i;
@@ -311,12 +312,16 @@ static bool remove_watched(sandy_procs *s)
 
 	if (!watching(s))
 		return true;
+	if (s->tripped.what == SANDY_TRIP_NONE)
+		s->tripped = sandy_watch_tripped(s->watch);
 	for (size_t k = 0; k <= s->watch->n; k++) {
 		i = sandy_watch_present(s->watch);
 		if (i < 0)
 			break;
-		if (s->tripped < 0)
-			s->tripped = i;
+		if (s->tripped.what == SANDY_TRIP_NONE)
+			s->tripped = (size_t)i == s->watch->n
+				? (sandy_trip){SANDY_TRIP_LOST, 0}
+				: (sandy_trip){SANDY_TRIP_MADE, (size_t)i};
 		if ((size_t)i == s->watch->n ||
 		    !sandy_watch_remove(s->watch, (size_t)i)) {
 			all = false;
@@ -330,19 +335,26 @@ int sandy_procs_outer(sandy_procs *s, pid_t inner, sandy_error *err)
 {
 	int status, reported;
 	bool removed;
+	const sandy_trip *t = &s->tripped;
 
 	status = supervise(inner, 0, s);
 	give_back_terminal(s);
 	removed = remove_watched(s);
-	if (s->tripped >= 0 && (size_t)s->tripped == s->watch->n)
+	if (t->what == SANDY_TRIP_LOST)
 		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "a watched directory was moved, or its events "
 				  "were lost: the run was ended");
-	if (s->tripped >= 0)
+	if (t->what == SANDY_TRIP_REPLACED)
+		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+				  "a denied name was replaced during the run, "
+				  "%s[%zu]: the run was ended",
+				  s->watch->held[t->index].section,
+				  s->watch->held[t->index].index);
+	if (t->what == SANDY_TRIP_MADE)
 		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "the command made a protected name, "
-				  "watch[%ld]: the run was ended, the name %s",
-				  s->tripped,
+				  "watch[%zu]: the run was ended, the name %s",
+				  t->index,
 				  removed ? "removed" : "could not be removed");
 	/* the command's status, when the inner supervisor lived to send it;
 	 * else its own (its fatal line's 125, or the signal that killed it) */

@@ -1,39 +1,54 @@
-/* The protected names that did not exist at confine (policy_argv.h's
- * --watch: a repository's commondir or config.worktree, which git reads
- * as soon as they exist), watched from the outer process, which stays
- * outside the sandbox (docs/protected-writes.md).
+/* What the outer process watches, from outside the sandbox:
+ * - the protected names that did not exist at confine (policy_argv.h's
+ *   --watch: a repository's commondir or config.worktree, which git reads
+ *   as soon as they exist; docs/protected-writes.md), and
+ * - the names on the way to each deny the view holds with a mount on its
+ *   object (plan.h's sandy_hold, the guard's protected paths): the host's
+ *   rename or removal of any of them detaches that mount in every
+ *   namespace, and the new object at the name would have the rights of
+ *   the grant around it (docs/deny-durability.md).
  *
  * Order, and why:
- *  1. Before any namespace (sandy_watch_open): each directory opened
- *     without following a symlink and checked to be the object confine
- *     saw; an inotify watch added on that very inode (through its
- *     descriptor's /proc/self/fd name), for names made or moved in; only
- *     then the name checked to be absent, so that nothing can appear
- *     unseen between the look and the watch. The directory's descriptor
- *     is closed again: the launcher refuses inherited directory
- *     descriptors, and the command must never hold one.
+ *  1. Before any namespace (sandy_watch_open, sandy_watch_hold): each
+ *     directory opened without following a symlink; an inotify watch added
+ *     on that very inode (through its descriptor's /proc/self/fd name), for
+ *     names made, removed or moved in or out; only then the name looked
+ *     at, so that nothing can change unseen between the look and the
+ *     watch. A --watch directory is checked to be the object confine saw
+ *     and its name to be absent. A hold walks from its grant down, one
+ *     name at a time, each directory watched before its next name is
+ *     opened in it, and checks the object it ends on to be the one confine
+ *     pinned: from then on, any change on the way is an event. The
+ *     descriptors are closed again: the launcher refuses inherited
+ *     directory descriptors, and the command must never hold one.
  *  2. In the outer process, once its supervised signals are blocked
  *     (sandy_watch_arm): the inotify descriptor signals SIGIO to it, which
  *     its sigwaitinfo loop takes with the others (processes.c). The inner
  *     supervisor closes its copy.
  *  3. At SIGIO (sandy_watch_tripped): the events are read; a watched name
- *     made or moved in, a watched directory moved or gone, or events lost
- *     trip the watch, and the outer process kills the whole run. A name
- *     made and removed again between two reads trips it all the same: the
- *     run ends on what it tried.
+ *     made or moved in, a held name removed, moved or replaced, a --watch
+ *     directory moved, a watched directory gone or events lost trip the
+ *     watch, and the outer process kills the whole run. A name made and
+ *     removed again between two reads trips it all the same: the run ends
+ *     on what it tried. Once the run is gone the events left are read
+ *     too: a replacement the command outlived by a moment still fails it.
  *  4. Once the run is gone, however it ended (sandy_watch_present, then
- *     sandy_watch_remove): every watched name looked for again through
+ *     sandy_watch_remove): every --watch name looked for again through
  *     its directory, opened again without following a symlink and
  *     checked to be the same object, since a run may make one and end
  *     before its signal is taken; one found is moved aside in its
  *     directory, atomically, whatever it holds, then removed as far as it
- *     can be. Nothing of the run is left to make one again.
+ *     can be. Nothing of the run is left to make one again. A held name's
+ *     new object is the host's, and stays.
  * inotify sees every change to the inode, through any mount of it, the
- * view's included. */
+ * view's included. Between the host's change and the run's end there is
+ * a window (the kernel's delivery of one signal and a kill), measured by
+ * bench/deny-window.js. */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,10 +62,12 @@
 #include "../core/sys.h"
 #include "../core/stat.h"
 
-/* a name made or moved in; the directory itself moved or removed (the
- * view binds it onto itself, so neither should happen) */
+/* One mask for every directory (a second inotify_add_watch of an inode
+ * replaces its mask): a name made, removed or moved in or out; the
+ * directory itself moved or removed. */
 #define WATCH_EVENTS                                                         \
-	(IN_CREATE | IN_MOVED_TO | IN_MOVE_SELF | IN_DELETE_SELF | IN_ONLYDIR)
+	(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_MOVE_SELF | \
+	 IN_DELETE_SELF | IN_ONLYDIR)
 
 static int watch_fail(sandy_error *err, size_t i, const char *what)
 {
@@ -66,13 +83,32 @@ static int open_dir(const char *dir)
 			      RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
 }
 
+/* The inotify instance, made at the first watch. */
+static int watch_init(sandy_watch *w, sandy_error *err)
+{
+	if (w->fd < 0 && (w->fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK)) < 0)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "watch: inotify_init1 failed (errno %d)",
+				  errno);
+	return 0;
+}
+
+/* The directory open as fd watched (its wd, or -1 with errno). */
+static int watch_dir(const sandy_watch *w, int fd)
+{
+	char self[64];
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	return inotify_add_watch(w->fd, self, WATCH_EVENTS);
+}
+
 /* One watched name: its directory as confine saw it, watched, the name
  * absent. */
 static int watch_one(sandy_watch *w, size_t i,
 		     const struct sandy_launch_watch *l, sandy_error *err)
 {
 	struct sandy_watched *o = &w->w[i];
-	char seen[48], self[64];
+	char seen[48];
 	struct stat st;
 	int fd = open_dir(l->dir);
 
@@ -84,7 +120,6 @@ static int watch_one(sandy_watch *w, size_t i,
 	}
 	snprintf(seen, sizeof(seen), "%" PRIu64 ":%" PRIu64,
 		 (uint64_t)st.st_dev, (uint64_t)st.st_ino);
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
 	*o = (struct sandy_watched){.dev = st.st_dev, .ino = st.st_ino,
 				    .dir = strdup(l->dir),
 				    .name = strdup(l->name)};
@@ -93,7 +128,7 @@ static int watch_one(sandy_watch *w, size_t i,
 		sprintf(w->paths[i], "%s/%s", l->dir, l->name);
 	o->wd = o->dir == NULL || o->name == NULL || w->paths[i] == NULL ? -4
 		: strcmp(seen, l->id) == 0
-			? inotify_add_watch(w->fd, self, WATCH_EVENTS)
+			? watch_dir(w, fd)
 			: -2;
 	if (o->wd >= 0 &&
 	    sandy_stat(fd, l->name, AT_SYMLINK_NOFOLLOW, &st) == 0)
@@ -117,7 +152,13 @@ static void release(sandy_watch *w)
 		free(w->w[i].name);
 		free(w->paths[i]);
 	}
-	w->n = 0;
+	for (size_t i = 0; i < w->n_names; i++)
+		free(w->names[i].name);
+	free(w->names);
+	free(w->held);
+	w->n = w->n_names = w->n_held = 0;
+	w->names = NULL;
+	w->held = NULL;
 }
 
 int sandy_watch_open(const struct sandy_launch_watch *list, size_t n,
@@ -128,17 +169,111 @@ int sandy_watch_open(const struct sandy_launch_watch *list, size_t n,
 		return 0;
 	if (n > SANDY_WATCHES_MAX)
 		return watch_fail(err, n, "too many");
-	out->fd = inotify_init1(IN_CLOEXEC | IN_NONBLOCK);
-	if (out->fd < 0)
-		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
-				  "watch: inotify_init1 failed (errno %d)",
-				  errno);
+	if (watch_init(out, err) != 0)
+		return -1;
 	for (out->n = 0; out->n < n; out->n++)
 		if (watch_one(out, out->n, &list[out->n], err) != 0) {
 			out->n++; /* its copies too */
 			release(out);
 			return -1;
 		}
+	return 0;
+}
+
+static int hold_fail(sandy_error *err, const sandy_hold *h, const char *what)
+{
+	return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED, "%s[%zu]: %s",
+			  h->section, h->index, what);
+}
+
+/* The directory open as dir watched, and name in it noted as held k. */
+static int hold_name(sandy_watch *w, int dir, const char *name, size_t len,
+		     size_t k)
+{
+	struct sandy_held_name *more;
+	int wd = watch_dir(w, dir);
+
+	if (wd < 0)
+		return -1;
+	more = realloc(w->names, (w->n_names + 1) * sizeof(*more));
+	if (more == NULL)
+		return -1;
+	w->names = more;
+	more[w->n_names] = (struct sandy_held_name){.wd = wd, .held = k,
+						    .name = strndup(name, len)};
+	if (more[w->n_names].name == NULL)
+		return -1;
+	w->n_names++;
+	return 0;
+}
+
+/* Hold k: from its root down, each directory watched before the next name
+ * is opened in it, the object at the end the one confine pinned. */
+static int hold_one(sandy_watch *w, const sandy_hold *h, size_t k,
+		    sandy_error *err)
+{
+	const char *s = h->path + (strcmp(h->root, "/") == 0 ? 1
+					: strlen(h->root) + 1);
+	int fd = open_dir(h->root), next;
+	struct stat st;
+	bool same;
+
+	if (fd < 0)
+		return hold_fail(err, h, "its grant cannot be opened");
+	while (*s != '\0') {
+		const char *e = strchrnul(s, '/');
+		size_t len = (size_t)(e - s);
+		char name[NAME_MAX + 1];
+
+		if (len > NAME_MAX || hold_name(w, fd, s, len, k) != 0) {
+			close(fd);
+			return hold_fail(err, h, "its way cannot be watched");
+		}
+		memcpy(name, s, len);
+		name[len] = '\0';
+		next = sandy_open_how(fd, name,
+				      (unsigned long long)(O_PATH | O_NOFOLLOW |
+							   O_CLOEXEC |
+							   (*e ? O_DIRECTORY
+							       : 0)),
+				      RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+					      RESOLVE_NO_MAGICLINKS);
+		close(fd);
+		if (next < 0)
+			return hold_fail(err, h, "the denied object is gone");
+		fd = next;
+		s = *e ? e + 1 : e;
+	}
+	same = sandy_stat(fd, NULL, 0, &st) == 0 &&
+	       (!h->expect->known || ((unsigned long long)st.st_dev ==
+					      h->expect->dev &&
+				      (unsigned long long)st.st_ino ==
+					      h->expect->ino));
+	close(fd);
+	return same ? 0
+		    : hold_fail(err, h, "the denied object changed since "
+					"confine");
+}
+
+int sandy_watch_hold(sandy_watch *w, const sandy_hold *h, size_t n,
+		     sandy_error *err)
+{
+	if (n == 0)
+		return 0;
+	if (watch_init(w, err) != 0)
+		return -1;
+	w->held = calloc(n, sizeof(*w->held));
+	if (w->held == NULL)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "watch: out of memory");
+	for (size_t k = 0; k < n; k++) {
+		w->held[k] = (struct sandy_held){h[k].section, h[k].index};
+		w->n_held = k + 1;
+		if (hold_one(w, &h[k], k, err) != 0) {
+			release(w);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -159,35 +294,54 @@ void sandy_watch_close(sandy_watch *w)
 	}
 }
 
-/* The index of the watched name an event is about, w->n for one that
- * trips the watch as a whole, -1 for one that does not matter. */
-static long event_index(const sandy_watch *w, const struct inotify_event *e)
+/* Whether wd is a --watch name's directory. */
+static bool watching_absent(const sandy_watch *w, int wd)
 {
-	if (e->mask & (IN_Q_OVERFLOW | IN_IGNORED | IN_UNMOUNT | IN_MOVE_SELF |
-		       IN_DELETE_SELF))
-		return (long)w->n;
 	for (size_t i = 0; i < w->n; i++)
-		if (w->w[i].wd == e->wd && e->len > 0 &&
-		    strcmp(e->name, w->w[i].name) == 0)
-			return (long)i;
-	return -1;
+		if (w->w[i].wd == wd)
+			return true;
+	return false;
 }
 
-long sandy_watch_tripped(const sandy_watch *w)
+/* What one event says. A held name's directory moved is its parent's
+ * event (its own name moved out), or its grant's, which the view mounts
+ * from its descriptor. */
+static sandy_trip event_trip(const sandy_watch *w,
+			     const struct inotify_event *e)
 {
-	char buf[4096] __attribute__((aligned(__alignof__(struct inotify_event))));
-	long found = -1;
+	if (e->mask & (IN_Q_OVERFLOW | IN_IGNORED | IN_UNMOUNT |
+		       IN_DELETE_SELF) ||
+	    ((e->mask & IN_MOVE_SELF) && watching_absent(w, e->wd)))
+		return (sandy_trip){SANDY_TRIP_LOST, 0};
+	for (size_t i = 0; e->len > 0 && i < w->n; i++)
+		if (w->w[i].wd == e->wd && strcmp(e->name, w->w[i].name) == 0)
+			return (sandy_trip){SANDY_TRIP_MADE, i};
+	for (size_t i = 0; e->len > 0 && i < w->n_names; i++)
+		if (w->names[i].wd == e->wd &&
+		    strcmp(e->name, w->names[i].name) == 0)
+			return (sandy_trip){SANDY_TRIP_REPLACED,
+					    w->names[i].held};
+	return (sandy_trip){SANDY_TRIP_NONE, 0};
+}
+
+sandy_trip sandy_watch_tripped(const sandy_watch *w)
+{
+	char buf[16384] __attribute__((aligned(__alignof__(struct inotify_event))));
+	sandy_trip found = {SANDY_TRIP_NONE, 0};
 	ssize_t len;
 
 	if (w == NULL || w->fd < 0)
-		return -1;
+		return found;
 	while ((len = read(w->fd, buf, sizeof(buf))) > 0) {
 		for (char *p = buf; p < buf + len;) {
 			const struct inotify_event *e = (const void *)p;
-			long i = event_index(w, e);
+			sandy_trip t = event_trip(w, e);
 
-			if (found < 0 || (i >= 0 && i < found))
-				found = i >= 0 ? i : found;
+			/* the first that names what, else that one was lost */
+			if (found.what == SANDY_TRIP_NONE ||
+			    (found.what == SANDY_TRIP_LOST &&
+			     t.what != SANDY_TRIP_NONE))
+				found = t;
 			p += sizeof(*e) + e->len;
 		}
 	}

@@ -25,7 +25,7 @@ typedef struct pol {
 	sandy_resolved r;
 	sandy_rgrant g[8];
 	sandy_rexec x[4];
-	sandy_rdeny ds[4], dw[4];
+	sandy_rdeny ds[8], dw[8];
 	const char *tmpfs[4];
 } pol;
 
@@ -500,6 +500,85 @@ static void test_view_denies(void)
 	sandy_view_plan_free(&v);
 }
 
+/* The hold of deny section[index], or NULL. */
+static const sandy_hold *hold(const sandy_view_plan *v, const char *section,
+			      size_t index)
+{
+	for (size_t i = 0; i < v->n_holds; i++)
+		if (strcmp(v->holds[i].section, section) == 0 &&
+		    v->holds[i].index == index)
+			return &v->holds[i];
+	return NULL;
+}
+
+static bool held_from(const sandy_view_plan *v, const char *section,
+		      size_t index, const char *root)
+{
+	const sandy_hold *h = hold(v, section, index);
+
+	return h != NULL && strcmp(h->root, root) == 0;
+}
+
+static void test_view_holds(void)
+{
+	pol p;
+	sandy_view_plan v;
+	sandy_error err = {0};
+
+	pol_init(&p, SANDY_NETWORK_ALLOW_ALL, false);
+	grant(&p, "/home", SANDY_ACCESS_READ, SANDY_SCOPE_SUBTREE);
+	grant(&p, "/home/u/ws", SANDY_ACCESS_READ_WRITE, SANDY_SCOPE_SUBTREE);
+	grant(&p, "/srv/ro", SANDY_ACCESS_READ, SANDY_SCOPE_SUBTREE);
+	grant(&p, "/opt/one", SANDY_ACCESS_READ_WRITE, SANDY_SCOPE_EXACT);
+	grant(&p, "/", SANDY_ACCESS_READ, SANDY_SCOPE_EXACT);
+	exec_grant(&p, "/usr", SANDY_SCOPE_SUBTREE);
+	deny_subtree(&p, "/home/u/.ssh", NULL);        /* 0 */
+	deny_subtree(&p, "/home/u/ws/secret", NULL);   /* 1 */
+	deny_subtree(&p, "/home/u/ws/secret/x", NULL); /* 2: inside 1 */
+	deny_subtree(&p, "/srv/ro", NULL);             /* 3: a grant root */
+	deny_subtree(&p, "/etc/shadow", NULL);         /* 4: in no grant */
+	deny_subtree(&p, "/usr/lib/k", NULL);          /* 5: an execute grant */
+	deny_write(&p, "/home/u/ws/.git/config");      /* 0 */
+	deny_write(&p, "/srv/ro/file");                /* 1: read-only */
+	deny_write(&p, "/home/u");                     /* 2: holds a rw grant */
+	deny_write(&p, "/opt/one");                    /* 3: exact rw grant */
+	deny_write(&p, "/home/u/ws/secret/y");         /* 4: inside 1 */
+	if (sandy_plan_view(&p.r, &v, &err) != 0) {
+		report(false, "holds", err.message);
+		return;
+	}
+	report(held_from(&v, "deny_subtrees", 0, "/home") &&
+		       held_from(&v, "deny_subtrees", 1, "/home") &&
+		       held_from(&v, "deny_write_exact", 0, "/home"),
+	       "holds: a deny is watched from the outermost subtree grant "
+	       "above it (a nested grant's place is a name of the outer one)",
+	       "root differs");
+	report(held_from(&v, "deny_subtrees", 5, "/usr"),
+	       "holds: an execute grant is a mount like a grant", "root");
+	report(hold(&v, "deny_subtrees", 2) == NULL &&
+		       hold(&v, "deny_write_exact", 4) == NULL,
+	       "holds: nothing inside a denied subtree (its cover hides it)",
+	       "held");
+	report(hold(&v, "deny_subtrees", 3) == NULL,
+	       "holds: none for a deny at a grant's own root (mounted from "
+	       "its descriptor)",
+	       "held");
+	report(hold(&v, "deny_subtrees", 4) == NULL &&
+		       hold(&v, "deny_write_exact", 3) == NULL,
+	       "holds: none for a deny no subtree grant shows", "held");
+	report(hold(&v, "deny_write_exact", 1) == NULL,
+	       "holds: none for a write deny in a read-only grant (a new "
+	       "object there is read-only too)",
+	       "held");
+	report(held_from(&v, "deny_write_exact", 2, "/home"),
+	       "holds: a write deny that holds a writable grant", "root");
+	report(v.n_holds == 5 &&
+		       strcmp(hold(&v, "deny_subtrees", 0)->path,
+			      "/home/u/.ssh") == 0,
+	       "holds: five, each with its path", "count");
+	sandy_view_plan_free(&v);
+}
+
 int main(void)
 {
 	test_seccomp();
@@ -508,6 +587,7 @@ int main(void)
 	test_landlock_narrowing();
 	test_level();
 	test_view_grants();
+	test_view_holds();
 	test_view_denies();
 	return tap_done();
 }
