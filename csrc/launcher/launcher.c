@@ -181,6 +181,7 @@ static void __attribute__((noreturn)) guard(int argc, char *argv[],
 				&err) != 0 ||
 	    (runner = sandy_guard_runner_argv(argv + g.runner, &err)) == NULL ||
 	    sandy_watch_open(g.watches, g.n_watches, &watch, &err) != 0 ||
+	    sandy_guard_hold(&g, protect, n_protect, &watch, &err) != 0 ||
 	    sandy_guard_enter(&g, protect, n_protect, &watch, &err) != 0 ||
 	    sandy_guard_fork_runner(argv + 1, (size_t)(g.runner - 1), &watch,
 				    &err) != 0)

@@ -61,6 +61,14 @@ int sandy_guard_enter(const sandy_guard_args *g, const char *const *protect,
 		      size_t n_protect, const sandy_watch *watch,
 		      sandy_error *err);
 
+/* Before the namespace: the names on the way to each path the guard's
+ * tree holds with a mount, watched (linux.h's sandy_watch_hold): each
+ * protected path beneath a root from the outermost root holding it (a
+ * root's own way, renamed, leaves a read-only directory there), each
+ * protected read from "/" (one left at its path would be readable). */
+int sandy_guard_hold(const sandy_guard_args *g, const char *const *protect,
+		     size_t n_protect, sandy_watch *watch, sandy_error *err);
+
 /* Once in that namespace: wipes words[0..n) (its argv: the nonce is
  * there) and forks the init of its PID namespace, which forks the
  * runner's process; that one gets 0 and is to exec the runner, the others

@@ -50,6 +50,7 @@
 #include <unistd.h>
 
 #include "guard.h"
+#include "../core/copy_dirs.h"
 #include "../core/resolve.h"
 #include "linux.h"
 #include "../core/sys.h"
@@ -419,6 +420,56 @@ static int deny_reads(const sandy_guard_args *g, sandy_error *err)
 		close(fds[k]);
 	}
 	return rc;
+}
+
+/* The outermost root that holds path, n for none. */
+static size_t outermost(const sandy_writable_root *roots, size_t n,
+			const char *path)
+{
+	size_t best = n;
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(roots[i].path, path) != 0 &&
+		    sandy_path_within(roots[i].path, path) &&
+		    (best == n ||
+		     strlen(roots[i].path) < strlen(roots[best].path)))
+			best = i;
+	return best;
+}
+
+int sandy_guard_hold(const sandy_guard_args *g, const char *const *protect,
+		     size_t n_protect, sandy_watch *watch, sandy_error *err)
+{
+	static sandy_hold h[SANDY_GUARD_PROTECT_MAX + SANDY_COPY_DIRS_MAX +
+			    SANDY_DENY_READS_MAX];
+	static sandy_identity ids[SANDY_DENY_READS_MAX];
+	static const sandy_identity unknown = {0};
+	size_t n = 0;
+
+	if (n_protect > SANDY_GUARD_PROTECT_MAX + SANDY_COPY_DIRS_MAX)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "too many protected paths");
+	for (size_t k = 0; k < n_protect; k++) {
+		size_t i = outermost(g->roots, g->n_roots, protect[k]);
+
+		if (i < g->n_roots)
+			h[n++] = (sandy_hold){.root = g->roots[i].path,
+					      .path = protect[k],
+					      .expect = &unknown,
+					      .section = "protect", .index = k};
+	}
+	for (size_t k = 0; k < g->n_deny_reads; k++) {
+		const char *path = g->deny_reads[k].path;
+
+		if (beneath_other_read(g, k) || strcmp(path, "/") == 0)
+			continue;
+		ids[k].known = sscanf(g->deny_reads[k].id, "%llu:%llu",
+				      &ids[k].dev, &ids[k].ino) == 2;
+		h[n++] = (sandy_hold){.root = "/", .path = path,
+				      .expect = &ids[k],
+				      .section = "deny_reads", .index = k};
+	}
+	return sandy_watch_hold(watch, h, n, err);
 }
 
 int sandy_guard_enter(const sandy_guard_args *g, const char *const *protect,
