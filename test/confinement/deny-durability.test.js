@@ -1,0 +1,299 @@
+'use strict'
+// A deny holds for the command's whole life, even while the host edits
+// the denied path (issue 30, docs/deny-durability.md). Each case runs a
+// confined loop that tries the denied names once a round and then waits
+// for a line on its stdin (no sleeps): after its first round the host
+// replaces a denied name the way editors, git and npm do (a temporary file
+// renamed over it; a directory removed and made again; a directory above
+// it moved aside and made again). Where the view holds the deny with a
+// mount (the sandy backend's full level, the bubblewrap guard), the outer
+// process sees the change and ends the run with its fatal line, naming the
+// deny by its index; the test then finds that the loop never ran another
+// round and that the host's new objects hold only what the host wrote. At
+// the Landlock-only level the new object at the name has no rule: the run
+// goes on, and the next round is still denied. Each case has its
+// unconfined control, the same loop and the same replacement, whose next
+// round reads the new secret or writes the host's file. As root and as
+// uid 65534.
+const t = require('tap')
+const fs = require('node:fs')
+const path = require('node:path')
+const { spawn, spawnSync } = require('node:child_process')
+const { users, backendsFor, withSanitizerEnv, withoutSandy, describe, confine } = require('../helpers/sandbox.js')
+const { confineAs } = require('../helpers/seam-run.js')
+const { patience } = require('../helpers/patience.js')
+const { SandboxPolicy, classifyExit } = require('../..')
+
+if (withoutSandy(t)) process.exit(0)
+
+// Outside /tmp: workspace-write gives the command a private one.
+const base = fs.realpathSync(fs.mkdtempSync('/var/tmp/sandy-durable-'))
+fs.chmodSync(base, 0o755)
+t.teardown(() => fs.rmSync(base, { recursive: true, force: true }))
+const ENV = { PATH: '/usr/bin:/bin', LANG: 'C', LC_ALL: 'C' }
+let serial = 0
+
+// What the workspace holds before each run.
+const FILES = {
+  'secret.txt': 'old-secret\n',
+  'settings.json': '{}\n',
+  'creds/token': 'old-token\n',
+  'vendor/lib.js': 'old-lib\n',
+  'deep/er/key': 'old-key\n',
+  'notes.txt': 'notes\n'
+}
+
+function chown (p, user) {
+  spawnSync('chown', ['-R', `${user.uid}:${user.gid}`, p])
+}
+
+function world (user) {
+  const ws = path.join(base, `w${serial++}-${user.uid}`)
+  for (const [f, text] of Object.entries(FILES)) {
+    fs.mkdirSync(path.dirname(path.join(ws, f)), { recursive: true })
+    fs.writeFileSync(path.join(ws, f), text)
+  }
+  chown(ws, user)
+  return ws
+}
+
+// The host's save of a file: a temporary file of the user's, renamed over
+// the name.
+function save (ws, user, name, text) {
+  const tmp = path.join(ws, `.${path.basename(name)}.saving`)
+  fs.writeFileSync(tmp, text)
+  chown(tmp, user)
+  fs.renameSync(tmp, path.join(ws, name))
+}
+
+// The host's rm -r + mkdir of a directory, with one file in it.
+function remake (ws, user, dir, file, text) {
+  fs.rmSync(path.join(ws, dir), { recursive: true })
+  fs.mkdirSync(path.join(ws, dir))
+  fs.writeFileSync(path.join(ws, dir, file), text)
+  chown(path.join(ws, dir), user)
+}
+
+// One round's tries: each read prints what it got or "denied", each write
+// "ok" or "denied".
+const tryRead = (f) => `if v=$(cat ${f} 2>&1); then echo "read ${f}: $v"; else echo "read ${f}: denied, $v"; fi`
+const tryWrite = (f) => `if e=$( (echo "pwn-$i" > ${f}) 2>&1); then echo "write ${f}: ok"; else echo "write ${f}: denied, $e"; fi`
+// A try the sandbox refused, not one that failed for another reason.
+const REFUSED = /denied, .*(Permission denied|Read-only file system|Device or resource busy)/
+// Rounds until stdin says stop (or ends).
+const loop = (tries) => ['/bin/sh', '-c', `i=0; while :; do i=$((i+1)); ${tries.join('; ')}; echo "round $i"; read x || exit 0; [ "$x" = stop ] && exit 0; done`]
+
+// Runs argv as user; after round 1 the host does replace(). A run that
+// ends then is waited for; one that does not (its deny was not watched)
+// gets its next line once patience says it would have ended by now (the
+// bound only decides how soon a failing case fails), runs round 2, and is
+// stopped. wait: false sends the next line at once (a run expected to go
+// on).
+function race (user, argv, ws, replace, { wait = true } = {}) {
+  const full = [...user.wrap, ...argv]
+  return new Promise((resolve, reject) => {
+    const child = spawn(full[0], full.slice(1), { cwd: ws, env: withSanitizerEnv(ENV), stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    let round = 0
+    let timer = null
+    child.stdin.on('error', () => {})
+    child.stdout.on('data', (d) => {
+      stdout += d
+      if (round === 0 && stdout.includes('round 1\n')) {
+        round = 1
+        replace()
+        if (wait) timer = setTimeout(() => child.stdin.write('go\n'), patience(30000))
+        else child.stdin.write('go\n')
+      }
+      if (round === 1 && stdout.includes('round 2\n')) {
+        round = 2
+        child.stdin.end('stop\n')
+      }
+    })
+    child.stderr.on('data', (d) => { stderr += d })
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code, signal, stdout, stderr })
+    })
+  })
+}
+
+// The fatal line of a run the outer process ended for deny section[index].
+const ENDED = (section, index) => new RegExp(`fatal: EnforcementFailed: a denied name was replaced during the run, ${section}\\[${index}\\]: the run was ended \\[run [0-9a-f]+\\]`)
+
+// The replacements, each with the loop's tries, which the host's change
+// lifts for the unconfined control's round 2, and what the host's new
+// objects must hold afterwards.
+const CASES = [
+  {
+    name: 'a write-denied file saved by a rename over it',
+    deny: ['deny_write_exact', 0],
+    tries: [tryWrite('settings.json')],
+    replace: (ws, user) => save(ws, user, 'settings.json', '{"host":1}\n'),
+    leaked: /write settings\.json: ok[\s\S]*round 2/,
+    host: { 'settings.json': '{"host":1}\n' }
+  },
+  {
+    name: 'an all-denied file saved by a rename over it',
+    deny: ['deny_subtrees', 0],
+    tries: [tryRead('secret.txt'), tryWrite('secret.txt')],
+    replace: (ws, user) => save(ws, user, 'secret.txt', 'NEW-SECRET\n'),
+    leaked: /read secret\.txt: NEW-SECRET/,
+    host: { 'secret.txt': 'NEW-SECRET\n' }
+  },
+  {
+    name: 'an all-denied directory removed and made again',
+    deny: ['deny_subtrees', 1],
+    tries: [tryRead('creds/token'), tryWrite('creds/token')],
+    replace: (ws, user) => remake(ws, user, 'creds', 'token', 'NEW-TOKEN\n'),
+    leaked: /read creds\/token: NEW-TOKEN/,
+    host: { 'creds/token': 'NEW-TOKEN\n' }
+  },
+  {
+    name: 'a write-denied directory removed and made again',
+    deny: ['deny_write_exact', 1],
+    tries: [tryWrite('vendor/lib.js'), tryWrite('vendor/planted.js')],
+    replace: (ws, user) => remake(ws, user, 'vendor', 'lib.js', 'host-lib\n'),
+    leaked: /write vendor\/lib\.js: ok[\s\S]*round 2/,
+    host: { 'vendor/lib.js': 'host-lib\n', 'vendor/planted.js': null }
+  },
+  {
+    name: 'a directory above a denied file moved aside and made again',
+    deny: ['deny_subtrees', 2],
+    tries: [tryRead('deep/er/key')],
+    replace: (ws, user) => {
+      fs.renameSync(path.join(ws, 'deep'), path.join(ws, 'deep-old'))
+      fs.mkdirSync(path.join(ws, 'deep/er'), { recursive: true })
+      fs.writeFileSync(path.join(ws, 'deep/er/key'), 'NEW-KEY\n')
+      chown(path.join(ws, 'deep'), user)
+    },
+    leaked: /read deep\/er\/key: NEW-KEY/,
+    host: { 'deep/er/key': 'NEW-KEY\n' }
+  }
+]
+
+const policyFor = (ws) => new SandboxPolicy('block_all').allowSubprocesses()
+  .grant('/usr', 'read', 'subtree').allowExecute('/usr', 'subtree')
+  .grant('/dev/null', 'read_write', 'exact').grant(ws, 'read_write', 'subtree')
+  .denySubtree(path.join(ws, 'secret.txt')).denySubtree(path.join(ws, 'creds')).denySubtree(path.join(ws, 'deep/er/key'))
+  .denyWriteExact(path.join(ws, 'settings.json')).denyWriteExact(path.join(ws, 'vendor'))
+
+function checkHost (t, ws, host) {
+  for (const [f, text] of Object.entries(host)) {
+    if (text === null) t.notOk(fs.existsSync(path.join(ws, f)), `the host has no ${f}`)
+    else t.equal(fs.readFileSync(path.join(ws, f), 'utf8'), text, `the host's ${f} holds only what the host wrote`)
+  }
+}
+
+for (const user of users()) {
+  for (const c of CASES) {
+    t.test(`${c.name}: the run ends [${user.name}]`, async (t) => {
+      const ws = world(user)
+      const confined = confine(loop(c.tries), policyFor(ws), ws)
+      const r = await race(user, confined.argv, ws, () => c.replace(ws, user))
+      t.match(r.stdout, /round 1\n/, `round 1 ran (${describe(r)})`)
+      t.notMatch(r.stdout, /round 2/, 'no round ran after the replacement')
+      t.notMatch(r.stdout, c.leaked, 'nothing of the new object was reached')
+      for (const line of r.stdout.split('\n').filter((l) => /^(read|write) /.test(l))) t.match(line, REFUSED, `round 1 was refused by the sandbox: ${line}`)
+      t.equal(r.code, 125, 'the launcher ended the run with its fatal status')
+      t.match(r.stderr, ENDED(...c.deny), 'its fatal line names the deny by index, never by path')
+      t.notMatch(r.stderr, new RegExp(ws), 'and no path')
+      t.equal(classifyExit(confined, r).kind, 'runner-failure', 'the seam calls it a runner failure')
+      checkHost(t, ws, c.host)
+
+      const control = world(user)
+      const u = await race(user, loop(c.tries), control, () => c.replace(control, user), { wait: false })
+      t.match(u.stdout, c.leaked, `unconfined, round 2 reaches the new object (${describe(u)})`)
+      t.equal(u.code, 0)
+    })
+  }
+
+  t.test(`the host's edits beside the denied names leave the run alone [${user.name}]`, async (t) => {
+    const ws = world(user)
+    const tries = [tryRead('secret.txt'), tryRead('creds/token'), tryWrite('settings.json'), tryWrite('vendor/lib.js'), tryRead('deep/er/key'), tryRead('notes.txt')]
+    const confined = confine(loop(tries), policyFor(ws), ws)
+    const edits = () => {
+      save(ws, user, 'notes.txt', 'new notes\n')
+      fs.writeFileSync(path.join(ws, 'secret.txt'), 'edited in place\n')
+      fs.writeFileSync(path.join(ws, 'creds', 'more'), 'x\n')
+      fs.mkdirSync(path.join(ws, 'deep', 'other'))
+      fs.rmSync(path.join(ws, 'deep', 'other'), { recursive: true })
+      fs.writeFileSync(path.join(ws, 'vendor', 'added.js'), 'x\n')
+    }
+    const r = await race(user, confined.argv, ws, edits, { wait: false })
+    t.equal(r.code, 0, `the run went on to its end (${describe(r)})`)
+    t.match(r.stdout, /round 2\n/)
+    const second = r.stdout.slice(r.stdout.indexOf('round 1\n'))
+    for (const f of ['secret.txt', 'creds/token', 'deep/er/key']) t.match(second, new RegExp(`read ${f}: denied, .*Permission denied`), `round 2: ${f} still denied`)
+    for (const f of ['settings.json', 'vendor/lib.js']) t.match(second, new RegExp(`write ${f}: denied, .*Read-only file system`), `round 2: ${f} still read-only`)
+    t.match(second, /read notes\.txt: new notes/, 'round 2 reads the host\'s new notes')
+    t.equal(fs.readFileSync(path.join(ws, 'settings.json'), 'utf8'), '{}\n')
+  })
+}
+
+// The seam's protections: a protected read (denyRead) and, in
+// workspace-write, git's config (a protected write), on each Linux
+// backend.
+function seamWorld (user) {
+  const ws = world(user)
+  const r = spawnSync('git', ['init', '-q', ws], { env: ENV })
+  if (r.status !== 0) throw new Error(`git init: ${r.stderr}`)
+  chown(ws, user)
+  return ws
+}
+
+const SEAM = [
+  {
+    name: 'a protected read saved by a rename over it',
+    tries: [tryRead('secret.txt')],
+    replace: (ws, user) => save(ws, user, 'secret.txt', 'NEW-SECRET\n'),
+    leaked: /read secret\.txt: NEW-SECRET/,
+    deny: { sandy: ['deny_subtrees', '\\d+'], bwrap: ['deny_reads', 0] },
+    host: { 'secret.txt': 'NEW-SECRET\n' }
+  },
+  {
+    name: "git's config saved by a rename over it",
+    tries: [tryWrite('.git/config')],
+    replace: (ws, user) => save(ws, user, '.git/config', '[core]\n\tbare = false\n'),
+    leaked: /write \.git\/config: ok[\s\S]*round 2/,
+    deny: { sandy: ['deny_write_exact', '\\d+'], bwrap: ['protect', '\\d+'] },
+    host: { '.git/config': '[core]\n\tbare = false\n' },
+    // (the Landlock-only level does not keep protected writes: its
+    // verdict says so, docs/protected-writes.md)
+    backends: ['sandy', 'bwrap']
+  }
+]
+
+for (const user of users()) {
+  for (const backend of backendsFor(t, user, ['sandy', 'bwrap', 'landlock'])) {
+    for (const c of SEAM) {
+      if (c.backends && !c.backends.includes(backend)) continue
+      const held = backend === 'landlock'
+      t.test(`${c.name}: ${held ? 'the deny holds' : 'the run ends'}, under ${backend} [${user.name}]`, async (t) => {
+        const ws = seamWorld(user)
+        const confined = confineAs(user, { HOME: '/nonexistent' }, { backend, protect: [], denyRead: [path.join(ws, 'secret.txt')] }, loop(c.tries), { mode: 'workspace-write', workspaceRoot: ws })
+        t.notOk(confined.error, `confined (${confined.error && confined.error.message})`)
+        const r = await race(user, confined.argv, ws, () => c.replace(ws, user), { wait: !held })
+        t.match(r.stdout, /round 1\n/, `round 1 ran (${describe(r)})`)
+        t.notMatch(r.stdout, c.leaked, 'nothing of the new object was reached')
+        if (held) {
+          t.equal(confined.backend ?? backend, 'landlock')
+          t.equal(r.code, 0, 'the run went on')
+          t.match(r.stdout.slice(r.stdout.indexOf('round 1\n')), /read secret\.txt: denied, .*Permission denied\nround 2\n/, 'and round 2 was denied: the new object has no rule')
+        } else {
+          t.notMatch(r.stdout, /round 2/, 'no round ran after the replacement')
+          t.equal(r.code, 125)
+          t.match(r.stderr, ENDED(...c.deny[backend]), 'the fatal line names the deny by index')
+        }
+        checkHost(t, ws, c.host)
+
+        const control = seamWorld(user)
+        const u = await race(user, loop(c.tries), control, () => c.replace(control, user), { wait: false })
+        t.match(u.stdout, c.leaked, `unconfined, round 2 reaches the new object (${describe(u)})`)
+        if (!held) t.match(r.stdout.slice(r.stdout.indexOf('round 1\n')), /round 1\n$/, 'while the confined run ended after round 1')
+      })
+    }
+  }
+}
