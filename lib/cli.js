@@ -87,10 +87,12 @@ function packageRows (pkg) {
 }
 
 // What keeps each protection (docs/api.md, "Protected reads";
-// docs/protected-writes.md): by which mechanism, or "no".
+// docs/protected-writes.md): by which mechanism, or "no"; and what a
+// host's replacement of a denied path during a run meets
+// (docs/deny-durability.md).
 function protectionRows (protections) {
-  const rows = [['BACKEND', 'CREDENTIAL FILES', 'HOST SOCKETS', 'SECRET VARIABLES', 'PROTECTED WRITES']]
-  for (const [name, p] of Object.entries(protections)) rows.push([name, p.files ?? 'no', p.sockets ?? 'no', p.environment ?? 'no', p.writes ?? 'no'])
+  const rows = [['BACKEND', 'CREDENTIAL FILES', 'HOST SOCKETS', 'SECRET VARIABLES', 'PROTECTED WRITES', 'HOST REPLACES ONE']]
+  for (const [name, p] of Object.entries(protections)) rows.push([name, p.files ?? 'no', p.sockets ?? 'no', p.environment ?? 'no', p.writes ?? 'no', p.replaced])
   return rows
 }
 

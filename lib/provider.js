@@ -190,7 +190,7 @@ function arbitrate ({ backend, runner }) {
   const candidates = BACKENDS.map((name) => {
     const v = host.backends[name]
     const held = protectionsOf(name)
-    const c = { name, usable: v.usable, enforcement: v.enforcement, reason: v.usable ? v.reason + unheldNote(held) : v.reason, protections: held }
+    const c = { name, usable: v.usable, enforcement: v.enforcement, reason: v.usable ? v.reason + unheldNote(held) + REPLACED_NOTE[held.replaced] : v.reason, protections: held }
     // every Linux backend runs the launcher: as itself, or as bwrap's
     // descriptor guard
     if (c.usable && name !== 'seatbelt' && !launcher.ok) {
@@ -251,6 +251,14 @@ function unheldNote (held) {
   return (missing.length === 0 ? '' : `; it does not keep ${missing.join(', ')} out of reach`) +
     (held.writes === null ? "; it does not keep git's hooks and config or a home's start-up files read-only (protected writes)" : '')
 }
+
+// What the verdict says of a denied path the host replaces during a run
+// (docs/deny-durability.md), by the backend's word for it.
+const REPLACED_NOTE = Object.freeze({
+  watch: '; a protected path the host replaces during a run ends the run (watched: a window of one signal and a kill remains)',
+  landlock: '; a protected path the host replaces during a run stays protected (the new object has no rule)',
+  seatbelt: '; its deny rules name paths, whatever object the host puts there'
+})
 
 // This call's protected paths on the candidate's backend, by what its
 // verdict says it keeps (lib/protect.js's objects), with the kinds it cannot keep dropped when the caller chose the

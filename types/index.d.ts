@@ -304,6 +304,13 @@ export interface BackendProtections {
   readonly sockets: 'view' | 'guard' | 'seatbelt' | null
   readonly environment: 'launcher' | 'guard' | 'shim' | null
   readonly writes: 'view' | 'guard' | 'seatbelt' | null
+  /**
+   * What a denied or protected path the host replaces during a run meets
+   * (docs/deny-durability.md): `watch`, the run ends with a runner failure
+   * (a window of one signal and a kill remains); `landlock`, the new object
+   * has no rule and stays denied; `seatbelt`, the rules name paths.
+   */
+  readonly replaced: 'watch' | 'landlock' | 'seatbelt'
 }
 
 /** What the local provider's confine returns. */

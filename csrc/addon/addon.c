@@ -842,7 +842,8 @@ static napi_value protections_to_js(napi_env env, const sandy_protections *p)
 	    !set_prop(env, o, "sockets", word_or_null(env, p->sockets)) ||
 	    !set_prop(env, o, "environment",
 		      word_or_null(env, p->environment)) ||
-	    !set_prop(env, o, "writes", word_or_null(env, p->writes)))
+	    !set_prop(env, o, "writes", word_or_null(env, p->writes)) ||
+	    !set_prop(env, o, "replaced", word_or_null(env, p->replaced)))
 		return NULL;
 	return o;
 }

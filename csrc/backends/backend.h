@@ -36,12 +36,20 @@ typedef struct sandy_runner_rule {
  * the directories above them unrenamable, by the view's read-only binds,
  * the guard's, or Seatbelt's deny rules; the Landlock-only level cannot
  * keep them (taking the write rights from the directories above would
- * take git's lock files and the workspace's own entries with them). */
+ * take git's lock files and the workspace's own entries with them).
+ * What a host's replacement of a denied or protected path during a run
+ * meets (docs/deny-durability.md), never NULL:
+ * - watch: the mount on the object would be detached, so the launcher's
+ *   or the guard's outer process watches the names on the way to it and
+ *   ends the run (a runner failure) when one changes;
+ * - landlock: the new object at the name has no rule: it stays denied;
+ * - seatbelt: the deny rules name paths, whatever object is there. */
 typedef struct sandy_protections {
 	const char *files;       /* protected files and directories unread */
 	const char *sockets;     /* protected sockets unconnectable */
 	const char *environment; /* secret variables scrubbed */
 	const char *writes;      /* protected writes kept read-only */
+	const char *replaced;    /* a path the host replaces during a run */
 } sandy_protections;
 
 typedef struct sandy_dialect {

@@ -27,7 +27,8 @@ static const sandy_runner_rule bwrap_rules[] = {
 };
 
 const sandy_dialect sandy_bwrap_dialect = {bwrap_denials, bwrap_rules, 1,
-					   {"guard", "guard", "guard", "guard"}};
+					   {"guard", "guard", "guard", "guard",
+					    "watch"}};
 
 /* ---- bubblewrap ------------------------------------------------------- */
 

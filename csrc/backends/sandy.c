@@ -39,9 +39,10 @@ static const sandy_runner_rule launcher_rules[] = {
 };
 
 const sandy_dialect sandy_launcher_dialect = {
-	launcher_denials, launcher_rules, 1, {"view", "view", "launcher", "view"}};
+	launcher_denials, launcher_rules, 1, {"view", "view", "launcher", "view", "watch"}};
 const sandy_dialect sandy_landlock_dialect = {
-	landlock_denials, launcher_rules, 1, {"landlock", NULL, "launcher", NULL}};
+	landlock_denials, launcher_rules, 1, {"landlock", NULL, "launcher", NULL,
+						  "landlock"}};
 
 /* ---- the launcher's policy for a seam mode ---------------------------- */
 

@@ -325,4 +325,5 @@ static const sandy_runner_rule seatbelt_rules[] = {
 };
 
 const sandy_dialect sandy_seatbelt_dialect = {
-	seatbelt_denials, seatbelt_rules, 1, {"seatbelt", "seatbelt", "shim", "seatbelt"}};
+	seatbelt_denials, seatbelt_rules, 1, {"seatbelt", "seatbelt", "shim", "seatbelt",
+						   "seatbelt"}};
