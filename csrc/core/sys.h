@@ -56,6 +56,9 @@
 #ifndef __NR_pidfd_open
 #define __NR_pidfd_open 434
 #endif
+#ifndef __NR_faccessat2
+#define __NR_faccessat2 439
+#endif
 #ifndef __NR_openat2
 #define __NR_openat2 437
 #endif
@@ -152,6 +155,12 @@ static inline int sandy_open_how(int dirfd, const char *path,
 	struct open_how how = {.flags = flags, .resolve = resolve};
 
 	return sys_openat2(dirfd, path, &how, sizeof(how));
+}
+
+static inline int sys_faccessat2(int dirfd, const char *path, int mode,
+				 int flags)
+{
+	return (int)syscall(__NR_faccessat2, dirfd, path, mode, flags);
 }
 
 static inline int sys_pidfd_open(pid_t pid, unsigned int flags)

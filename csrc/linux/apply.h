@@ -57,6 +57,7 @@ typedef struct sandy_watch {
 		int wd;
 		size_t held;
 		char *name;
+		bool removal; /* its going trips too (a writable directory) */
 	} *names;
 	size_t n_names;
 } sandy_watch;

@@ -65,7 +65,10 @@ int sandy_guard_enter(const sandy_guard_args *g, const char *const *protect,
  * tree holds with a mount, watched (linux.h's sandy_watch_hold): each
  * protected path beneath a root from the outermost root holding it (a
  * root's own way, renamed, leaves a read-only directory there), each
- * protected read from "/" (one left at its path would be readable). */
+ * protected read from "/" (one left at its path would be readable), but
+ * one the private /tmp hides (none), or one in a root inside it (from
+ * that root, attached inside the tmpfs); the roots are what the command
+ * may write. */
 int sandy_guard_hold(const sandy_guard_args *g, const char *const *protect,
 		     size_t n_protect, sandy_watch *watch, sandy_error *err);
 

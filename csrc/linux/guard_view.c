@@ -455,17 +455,27 @@ int sandy_guard_hold(const sandy_guard_args *g, const char *const *protect,
 		if (i < g->n_roots)
 			h[n++] = (sandy_hold){.root = g->roots[i].path,
 					      .path = protect[k],
+					      .writable = g->roots[i].path,
 					      .expect = &unknown,
 					      .section = "protect", .index = k};
 	}
 	for (size_t k = 0; k < g->n_deny_reads; k++) {
 		const char *path = g->deny_reads[k].path;
+		size_t i = outermost(g->roots, g->n_roots, path);
+		/* the private /tmp (a workspace: g's roots) hides the host's,
+		 * but for a root inside it, attached inside the tmpfs */
+		bool in_tmp = g->n_roots > 0 && sandy_path_within("/tmp", path);
 
-		if (beneath_other_read(g, k) || strcmp(path, "/") == 0)
+		if (beneath_other_read(g, k) || strcmp(path, "/") == 0 ||
+		    (in_tmp && i == g->n_roots))
 			continue;
 		ids[k].known = sscanf(g->deny_reads[k].id, "%llu:%llu",
 				      &ids[k].dev, &ids[k].ino) == 2;
-		h[n++] = (sandy_hold){.root = "/", .path = path,
+		h[n++] = (sandy_hold){.root = in_tmp ? g->roots[i].path : "/",
+				      .path = path,
+				      .writable = i < g->n_roots
+							  ? g->roots[i].path
+							  : NULL,
 				      .expect = &ids[k],
 				      .section = "deny_reads", .index = k};
 	}

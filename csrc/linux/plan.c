@@ -345,6 +345,23 @@ static const char *hold_root(const sandy_resolved *r, const char *p)
 	return root;
 }
 
+/* The outermost read_write subtree grant at or above p, or NULL. */
+static const char *writable_above(const sandy_resolved *r, const char *p)
+{
+	const char *w = NULL;
+
+	for (size_t i = 0; i < r->n_grants; i++) {
+		const sandy_rgrant *g = &r->grants[i];
+
+		if (g->access == SANDY_ACCESS_READ_WRITE &&
+		    g->scope == SANDY_SCOPE_SUBTREE &&
+		    sandy_path_within(g->path, p) &&
+		    (w == NULL || strlen(g->path) < strlen(w)))
+			w = g->path;
+	}
+	return w;
+}
+
 /* A read_write grant covers p, or lies at or beneath it. */
 static bool writable_around(const sandy_resolved *r, const char *p)
 {
@@ -375,6 +392,7 @@ static void plan_hold(const sandy_resolved *r, sandy_view_plan *out, size_t i)
 		return;
 	out->holds[out->n_holds++] = (sandy_hold){
 		.root = root, .path = d->canonical, .expect = &d->expect,
+		.writable = writable_above(r, d->canonical),
 		.section = subtree ? "deny_subtrees" : "deny_write_exact",
 		.index = k};
 }

@@ -124,11 +124,15 @@ typedef struct sandy_view_item {
  * or removal of any name between the outermost grant above it (mounted
  * from its descriptor on the view's own root, which nothing outside
  * renames) and the object detaches that mount in every namespace, so the
- * outer process watches those names (watch.c) and ends the run when one
- * changes. */
+ * outer process watches those names (watch.c) and ends the run when an
+ * object appears at one, or when one goes where the command could then
+ * make its own (a directory it may write). */
 typedef struct sandy_hold {
 	const char *root;              /* that grant's path */
 	const char *path;              /* the denied object's, beneath it */
+	/* the outermost directory at or above the object from which every
+	 * directory down is writable inside, or NULL */
+	const char *writable;
 	const sandy_identity *expect;  /* what confine pinned there */
 	const char *section;           /* for messages, with index */
 	size_t index;

@@ -18,17 +18,22 @@
  *     and its name to be absent. A hold walks from its grant down, one
  *     name at a time, each directory watched before its next name is
  *     opened in it, and checks the object it ends on to be the one confine
- *     pinned: from then on, any change on the way is an event. The
- *     descriptors are closed again: the launcher refuses inherited
+ *     pinned: from then on, any change on the way is an event. (A
+ *     directory this uid may not read cannot be watched: one of another
+ *     uid's that this one may not write either is passed over, since only
+ *     that uid or root can change its names; any other fails the launch.)
+ *     The descriptors are closed again: the launcher refuses inherited
  *     directory descriptors, and the command must never hold one.
  *  2. In the outer process, once its supervised signals are blocked
  *     (sandy_watch_arm): the inotify descriptor signals SIGIO to it, which
  *     its sigwaitinfo loop takes with the others (processes.c). The inner
  *     supervisor closes its copy.
  *  3. At SIGIO (sandy_watch_tripped): the events are read; a watched name
- *     made or moved in, a held name removed, moved or replaced, a --watch
- *     directory moved, a watched directory gone or events lost trip the
- *     watch, and the outer process kills the whole run. A name made and
+ *     made or moved in, an object made or moved to a held name (or, in a
+ *     directory the command may write, a held name removed or moved out:
+ *     it could then make its own), a --watch directory moved or gone, or
+ *     events lost trip the watch, and the outer process kills the whole
+ *     run. A name made and
  *     removed again between two reads trips it all the same: the run ends
  *     on what it tried. Once the run is gone the events left are read
  *     too: a replacement the command outlived by a moment still fails it.
@@ -49,6 +54,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -186,34 +192,59 @@ static int hold_fail(sandy_error *err, const sandy_hold *h, const char *what)
 			  h->section, h->index, what);
 }
 
-/* The directory open as dir watched, and name in it noted as held k. */
+/* A directory this uid may not read, so not watch (inotify needs read
+ * permission), whose names only another uid can change: another's, and
+ * not writable by this one. */
+static bool others_only(int dir)
+{
+	struct stat st;
+
+	return sandy_stat(dir, NULL, 0, &st) == 0 && st.st_uid != geteuid() &&
+	       sys_faccessat2(dir, "", W_OK, AT_EMPTY_PATH | AT_EACCESS) != 0 &&
+	       errno == EACCES;
+}
+
+/* The directory open as dir watched, and name in it noted as held k; one
+ * only another uid can change (a shared /home at 0711) left unwatched. */
 static int hold_name(sandy_watch *w, int dir, const char *name, size_t len,
-		     size_t k)
+		     size_t k, bool removal)
 {
 	struct sandy_held_name *more;
 	int wd = watch_dir(w, dir);
 
 	if (wd < 0)
-		return -1;
+		return errno == EACCES && others_only(dir) ? 0 : -1;
 	more = realloc(w->names, (w->n_names + 1) * sizeof(*more));
 	if (more == NULL)
 		return -1;
 	w->names = more;
 	more[w->n_names] = (struct sandy_held_name){.wd = wd, .held = k,
-						    .name = strndup(name, len)};
+						    .name = strndup(name, len),
+						    .removal = removal};
 	if (more[w->n_names].name == NULL)
 		return -1;
 	w->n_names++;
 	return 0;
 }
 
+/* The length of p as a prefix of a path: 0 for "/". */
+static size_t prefix_len(const char *p)
+{
+	return strcmp(p, "/") == 0 ? 0 : strlen(p);
+}
+
 /* Hold k: from its root down, each directory watched before the next name
- * is opened in it, the object at the end the one confine pinned. */
+ * is opened in it, the object at the end the one confine pinned. A name
+ * in a directory the command may write trips the watch by going as well
+ * (it could then make its own object there); elsewhere only an object
+ * coming to it does. (The directories on the way and the writable one are
+ * prefixes of the one path: the lengths say which holds which.) */
 static int hold_one(sandy_watch *w, const sandy_hold *h, size_t k,
 		    sandy_error *err)
 {
-	const char *s = h->path + (strcmp(h->root, "/") == 0 ? 1
-					: strlen(h->root) + 1);
+	const char *s = h->path + prefix_len(h->root) + 1;
+	size_t writable = h->writable != NULL ? prefix_len(h->writable)
+					      : SIZE_MAX;
 	int fd = open_dir(h->root), next;
 	struct stat st;
 	bool same;
@@ -225,7 +256,9 @@ static int hold_one(sandy_watch *w, const sandy_hold *h, size_t k,
 		size_t len = (size_t)(e - s);
 		char name[NAME_MAX + 1];
 
-		if (len > NAME_MAX || hold_name(w, fd, s, len, k) != 0) {
+		if (len > NAME_MAX ||
+		    hold_name(w, fd, s, len, k,
+			      (size_t)(s - 1 - h->path) >= writable) != 0) {
 			close(fd);
 			return hold_fail(err, h, "its way cannot be watched");
 		}
@@ -303,22 +336,26 @@ static bool watching_absent(const sandy_watch *w, int wd)
 	return false;
 }
 
-/* What one event says. A held name's directory moved is its parent's
- * event (its own name moved out), or its grant's, which the view mounts
- * from its descriptor. */
+/* What one event says. A held name's directory moved or gone is its
+ * parent's event (its own name going), or its grant's, which the view
+ * mounts from its descriptor; a file system unmounted on the host does
+ * not reach the view's copy of the mount table. */
 static sandy_trip event_trip(const sandy_watch *w,
 			     const struct inotify_event *e)
 {
-	if (e->mask & (IN_Q_OVERFLOW | IN_IGNORED | IN_UNMOUNT |
-		       IN_DELETE_SELF) ||
-	    ((e->mask & IN_MOVE_SELF) && watching_absent(w, e->wd)))
+	if ((e->mask & IN_Q_OVERFLOW) ||
+	    ((e->mask & (IN_IGNORED | IN_UNMOUNT | IN_DELETE_SELF |
+			 IN_MOVE_SELF)) &&
+	     watching_absent(w, e->wd)))
 		return (sandy_trip){SANDY_TRIP_LOST, 0};
 	for (size_t i = 0; e->len > 0 && i < w->n; i++)
 		if (w->w[i].wd == e->wd && strcmp(e->name, w->w[i].name) == 0)
 			return (sandy_trip){SANDY_TRIP_MADE, i};
 	for (size_t i = 0; e->len > 0 && i < w->n_names; i++)
 		if (w->names[i].wd == e->wd &&
-		    strcmp(e->name, w->names[i].name) == 0)
+		    strcmp(e->name, w->names[i].name) == 0 &&
+		    (w->names[i].removal ||
+		     (e->mask & (IN_CREATE | IN_MOVED_TO))))
 			return (sandy_trip){SANDY_TRIP_REPLACED,
 					    w->names[i].held};
 	return (sandy_trip){SANDY_TRIP_NONE, 0};

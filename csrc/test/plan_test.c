@@ -572,6 +572,12 @@ static void test_view_holds(void)
 	       "held");
 	report(held_from(&v, "deny_write_exact", 2, "/home"),
 	       "holds: a write deny that holds a writable grant", "root");
+	report(hold(&v, "deny_subtrees", 0)->writable == NULL &&
+		       strcmp(hold(&v, "deny_subtrees", 1)->writable,
+			      "/home/u/ws") == 0 &&
+		       hold(&v, "deny_write_exact", 2)->writable == NULL,
+	       "holds: each knows from where down the command may write",
+	       "writable differs");
 	report(v.n_holds == 5 &&
 		       strcmp(hold(&v, "deny_subtrees", 0)->path,
 			      "/home/u/.ssh") == 0,

@@ -134,6 +134,16 @@ const CASES = [
     host: { 'settings.json': '{"host":1}\n' }
   },
   {
+    // (in a directory the command may write, the name's going is enough:
+    // the command could make its own file there, for the host to read)
+    name: 'a write-denied file removed from a writable directory',
+    deny: ['deny_write_exact', 0],
+    tries: [tryWrite('settings.json')],
+    replace: (ws) => fs.rmSync(path.join(ws, 'settings.json')),
+    leaked: /write settings\.json: ok[\s\S]*round 2/,
+    host: { 'settings.json': null }
+  },
+  {
     name: 'an all-denied file saved by a rename over it',
     deny: ['deny_subtrees', 0],
     tries: [tryRead('secret.txt'), tryWrite('secret.txt')],
@@ -230,6 +240,77 @@ for (const user of users()) {
     for (const f of ['settings.json', 'vendor/lib.js']) t.match(second, new RegExp(`write ${f}: denied, .*Read-only file system`), `round 2: ${f} still read-only`)
     t.match(second, /read notes\.txt: new notes/, 'round 2 reads the host\'s new notes')
     t.equal(fs.readFileSync(path.join(ws, 'settings.json'), 'utf8'), '{}\n')
+  })
+}
+
+// Outside what the command may write, a denied name the host only
+// removes is no way in (the command cannot make its own there): the run
+// goes on, and ends when an object comes to the name again.
+function roWorld (user) {
+  const top = world(user)
+  fs.mkdirSync(path.join(top, 'ro'))
+  fs.writeFileSync(path.join(top, 'ro', 'secret'), 'old-secret\n')
+  chown(top, user)
+  return top
+}
+const roPolicy = (top) => new SandboxPolicy('block_all').allowSubprocesses()
+  .grant('/usr', 'read', 'subtree').allowExecute('/usr', 'subtree')
+  .grant('/dev/null', 'read_write', 'exact').grant(path.join(top, 'ro'), 'read', 'subtree')
+  .grant(top, 'read', 'exact').denySubtree(path.join(top, 'ro', 'secret'))
+
+// Rounds as race() runs them, with a host step after each of the first
+// two; a run that does not end at the second is given its next line as
+// race() gives it (wait: false, at once).
+function twoSteps (user, argv, cwd, first, second, { wait = true } = {}) {
+  const full = [...user.wrap, ...argv]
+  return new Promise((resolve, reject) => {
+    const child = spawn(full[0], full.slice(1), { cwd, env: withSanitizerEnv(ENV), stdio: ['pipe', 'pipe', 'pipe'] })
+    let stdout = ''
+    let stderr = ''
+    let round = 0
+    let timer = null
+    child.stdin.on('error', () => {})
+    child.stdout.on('data', (d) => {
+      stdout += d
+      if (round === 0 && stdout.includes('round 1\n')) {
+        round = 1
+        first()
+        child.stdin.write('go\n')
+      }
+      if (round === 1 && stdout.includes('round 2\n')) {
+        round = 2
+        second()
+        if (wait) timer = setTimeout(() => child.stdin.write('go\n'), patience(30000))
+        else child.stdin.write('go\n')
+      }
+      if (round === 2 && stdout.includes('round 3\n')) child.stdin.end('stop\n')
+    })
+    child.stderr.on('data', (d) => { stderr += d })
+    child.on('error', reject)
+    child.on('close', (code, signal) => {
+      clearTimeout(timer)
+      resolve({ code, signal, stdout, stderr })
+    })
+  })
+}
+
+for (const user of users()) {
+  if (backendsFor(t, user, ['sandy']).length === 0) continue
+  t.test(`in a read-only grant, a denied file removed leaves the run alone, one made again ends it [${user.name}]`, async (t) => {
+    const top = roWorld(user)
+    const tries = [tryRead('ro/secret')]
+    const remove = (dir) => () => fs.rmSync(path.join(dir, 'ro', 'secret'))
+    const remake = (dir) => () => { fs.writeFileSync(path.join(dir, 'ro', 'secret'), 'NEW-SECRET\n') }
+    const r = await twoSteps(user, confine(loop(tries), roPolicy(top), top).argv, top, remove(top), remake(top))
+    t.match(r.stdout, /round 2\n/, `the removal left the run going (${describe(r)})`)
+    t.match(r.stdout, /read ro\/secret: denied, .*No such file or directory\nround 2/, 'round 2 found no file')
+    t.notMatch(r.stdout, /round 3|NEW-SECRET/, 'the file made again ended the run before round 3')
+    t.equal(r.code, 125)
+    t.match(r.stderr, ENDED('deny_subtrees', 0))
+
+    const control = roWorld(user)
+    const u = await twoSteps(user, loop(tries), control, remove(control), remake(control), { wait: false })
+    t.match(u.stdout, /read ro\/secret: NEW-SECRET/, `unconfined, round 3 reads the new file (${describe(u)})`)
   })
 }
 
