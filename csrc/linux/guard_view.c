@@ -270,9 +270,9 @@ static void outer_first(const sandy_writable_root *roots, size_t n,
 	}
 }
 
-/* The innermost root strictly above dir, or n. */
-static size_t holder(const sandy_writable_root *roots, size_t n,
-		     const char *dir)
+/* The innermost (or outermost) root strictly above dir, or n. */
+static size_t root_above(const sandy_writable_root *roots, size_t n,
+			 const char *dir, bool outer)
 {
 	size_t best = n;
 
@@ -280,9 +280,16 @@ static size_t holder(const sandy_writable_root *roots, size_t n,
 		if (strcmp(roots[i].path, dir) != 0 &&
 		    sandy_path_within(roots[i].path, dir) &&
 		    (best == n ||
-		     strlen(roots[i].path) > strlen(roots[best].path)))
+		     (strlen(roots[i].path) < strlen(roots[best].path)) ==
+			     outer))
 			best = i;
 	return best;
+}
+
+static size_t holder(const sandy_writable_root *roots, size_t n,
+		     const char *dir)
+{
+	return root_above(roots, n, dir, false);
 }
 
 /* Step 4. keep_ro[i]: root i stays read-only (step 1); the directories
@@ -422,21 +429,6 @@ static int deny_reads(const sandy_guard_args *g, sandy_error *err)
 	return rc;
 }
 
-/* The outermost root that holds path, n for none. */
-static size_t outermost(const sandy_writable_root *roots, size_t n,
-			const char *path)
-{
-	size_t best = n;
-
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(roots[i].path, path) != 0 &&
-		    sandy_path_within(roots[i].path, path) &&
-		    (best == n ||
-		     strlen(roots[i].path) < strlen(roots[best].path)))
-			best = i;
-	return best;
-}
-
 int sandy_guard_hold(const sandy_guard_args *g, const char *const *protect,
 		     size_t n_protect, sandy_watch *watch, sandy_error *err)
 {
@@ -450,7 +442,7 @@ int sandy_guard_hold(const sandy_guard_args *g, const char *const *protect,
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 				  "too many protected paths");
 	for (size_t k = 0; k < n_protect; k++) {
-		size_t i = outermost(g->roots, g->n_roots, protect[k]);
+		size_t i = root_above(g->roots, g->n_roots, protect[k], true);
 
 		if (i < g->n_roots)
 			h[n++] = (sandy_hold){.root = g->roots[i].path,
@@ -461,7 +453,7 @@ int sandy_guard_hold(const sandy_guard_args *g, const char *const *protect,
 	}
 	for (size_t k = 0; k < g->n_deny_reads; k++) {
 		const char *path = g->deny_reads[k].path;
-		size_t i = outermost(g->roots, g->n_roots, path);
+		size_t i = root_above(g->roots, g->n_roots, path, true);
 		/* the private /tmp (a workspace: g's roots) hides the host's,
 		 * but for a root inside it, attached inside the tmpfs */
 		bool in_tmp = g->n_roots > 0 && sandy_path_within("/tmp", path);

@@ -81,32 +81,32 @@ const REFUSED = /denied, .*(Permission denied|Read-only file system|Device or re
 // Rounds until stdin says stop (or ends).
 const loop = (tries) => ['/bin/sh', '-c', `i=0; while :; do i=$((i+1)); ${tries.join('; ')}; echo "round $i"; read x || exit 0; [ "$x" = stop ] && exit 0; done`]
 
-// Runs argv as user; after round 1 the host does replace(). A run that
-// ends then is waited for; one that does not (its deny was not watched)
-// gets its next line once patience says it would have ended by now (the
-// bound only decides how soon a failing case fails), runs round 2, and is
-// stopped. wait: false sends the next line at once (a run expected to go
-// on).
-function race (user, argv, ws, replace, { wait = true } = {}) {
+// Runs argv as user; after round k the host does steps[k - 1](). A run
+// that ends at the last step is waited for; one that does not (its deny
+// was not watched) gets its next line once patience says it would have
+// ended by now (the bound only decides how soon a failing case fails),
+// runs one more round, and is stopped. wait: false sends every line at
+// once (a run expected to go on).
+function rounds (user, argv, cwd, steps, { wait = true } = {}) {
   const full = [...user.wrap, ...argv]
   return new Promise((resolve, reject) => {
-    const child = spawn(full[0], full.slice(1), { cwd: ws, env: withSanitizerEnv(ENV), stdio: ['pipe', 'pipe', 'pipe'] })
+    const child = spawn(full[0], full.slice(1), { cwd, env: withSanitizerEnv(ENV), stdio: ['pipe', 'pipe', 'pipe'] })
     let stdout = ''
     let stderr = ''
-    let round = 0
+    let done = 0
     let timer = null
     child.stdin.on('error', () => {})
     child.stdout.on('data', (d) => {
       stdout += d
-      if (round === 0 && stdout.includes('round 1\n')) {
-        round = 1
-        replace()
-        if (wait) timer = setTimeout(() => child.stdin.write('go\n'), patience(30000))
+      while (stdout.includes(`round ${done + 1}\n`)) {
+        done++
+        if (done > steps.length) {
+          child.stdin.end('stop\n')
+          break
+        }
+        steps[done - 1]()
+        if (wait && done === steps.length) timer = setTimeout(() => child.stdin.write('go\n'), patience(30000))
         else child.stdin.write('go\n')
-      }
-      if (round === 1 && stdout.includes('round 2\n')) {
-        round = 2
-        child.stdin.end('stop\n')
       }
     })
     child.stderr.on('data', (d) => { stderr += d })
@@ -117,6 +117,7 @@ function race (user, argv, ws, replace, { wait = true } = {}) {
     })
   })
 }
+const race = (user, argv, cwd, replace, options) => rounds(user, argv, cwd, [replace], options)
 
 // The fatal line of a run the outer process ended for deny section[index].
 const ENDED = (section, index) => new RegExp(`fatal: EnforcementFailed: a denied name was replaced during the run, ${section}\\[${index}\\]: the run was ended \\[run [0-9a-f]+\\]`)
@@ -258,42 +259,6 @@ const roPolicy = (top) => new SandboxPolicy('block_all').allowSubprocesses()
   .grant('/dev/null', 'read_write', 'exact').grant(path.join(top, 'ro'), 'read', 'subtree')
   .grant(top, 'read', 'exact').denySubtree(path.join(top, 'ro', 'secret'))
 
-// Rounds as race() runs them, with a host step after each of the first
-// two; a run that does not end at the second is given its next line as
-// race() gives it (wait: false, at once).
-function twoSteps (user, argv, cwd, first, second, { wait = true } = {}) {
-  const full = [...user.wrap, ...argv]
-  return new Promise((resolve, reject) => {
-    const child = spawn(full[0], full.slice(1), { cwd, env: withSanitizerEnv(ENV), stdio: ['pipe', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    let round = 0
-    let timer = null
-    child.stdin.on('error', () => {})
-    child.stdout.on('data', (d) => {
-      stdout += d
-      if (round === 0 && stdout.includes('round 1\n')) {
-        round = 1
-        first()
-        child.stdin.write('go\n')
-      }
-      if (round === 1 && stdout.includes('round 2\n')) {
-        round = 2
-        second()
-        if (wait) timer = setTimeout(() => child.stdin.write('go\n'), patience(30000))
-        else child.stdin.write('go\n')
-      }
-      if (round === 2 && stdout.includes('round 3\n')) child.stdin.end('stop\n')
-    })
-    child.stderr.on('data', (d) => { stderr += d })
-    child.on('error', reject)
-    child.on('close', (code, signal) => {
-      clearTimeout(timer)
-      resolve({ code, signal, stdout, stderr })
-    })
-  })
-}
-
 for (const user of users()) {
   if (backendsFor(t, user, ['sandy']).length === 0) continue
   t.test(`in a read-only grant, a denied file removed leaves the run alone, one made again ends it [${user.name}]`, async (t) => {
@@ -301,7 +266,7 @@ for (const user of users()) {
     const tries = [tryRead('ro/secret')]
     const remove = (dir) => () => fs.rmSync(path.join(dir, 'ro', 'secret'))
     const remake = (dir) => () => { fs.writeFileSync(path.join(dir, 'ro', 'secret'), 'NEW-SECRET\n') }
-    const r = await twoSteps(user, confine(loop(tries), roPolicy(top), top).argv, top, remove(top), remake(top))
+    const r = await rounds(user, confine(loop(tries), roPolicy(top), top).argv, top, [remove(top), remake(top)])
     t.match(r.stdout, /round 2\n/, `the removal left the run going (${describe(r)})`)
     t.match(r.stdout, /read ro\/secret: denied, .*No such file or directory\nround 2/, 'round 2 found no file')
     t.notMatch(r.stdout, /round 3|NEW-SECRET/, 'the file made again ended the run before round 3')
@@ -309,7 +274,7 @@ for (const user of users()) {
     t.match(r.stderr, ENDED('deny_subtrees', 0))
 
     const control = roWorld(user)
-    const u = await twoSteps(user, loop(tries), control, remove(control), remake(control), { wait: false })
+    const u = await rounds(user, loop(tries), control, [remove(control), remake(control)], { wait: false })
     t.match(u.stdout, /read ro\/secret: NEW-SECRET/, `unconfined, round 3 reads the new file (${describe(u)})`)
   })
 }
