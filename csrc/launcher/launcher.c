@@ -168,6 +168,9 @@ static void __attribute__((noreturn)) guard(int argc, char *argv[],
 	const char *protect[SANDY_GUARD_PROTECT_MAX + SANDY_COPY_DIRS_MAX];
 	size_t n_protect;
 	static sandy_watch watch;
+	static sandy_mounted mounted[SANDY_GUARD_PROTECT_MAX +
+				     SANDY_COPY_DIRS_MAX + SANDY_DENY_READS_MAX];
+	size_t n_mounted = 0;
 	char **runner;
 
 	if (sandy_guard_from_argv(argc, argv, &g, &err) != 0)
@@ -182,9 +185,10 @@ static void __attribute__((noreturn)) guard(int argc, char *argv[],
 	    (runner = sandy_guard_runner_argv(argv + g.runner, &err)) == NULL ||
 	    sandy_watch_open(g.watches, g.n_watches, &watch, &err) != 0 ||
 	    sandy_guard_hold(&g, protect, n_protect, &watch, &err) != 0 ||
-	    sandy_guard_enter(&g, protect, n_protect, &watch, &err) != 0 ||
+	    sandy_guard_enter(&g, protect, n_protect, &watch, mounted,
+			      &n_mounted, &err) != 0 ||
 	    sandy_guard_fork_runner(argv + 1, (size_t)(g.runner - 1), &watch,
-				    &err) != 0)
+				    mounted, n_mounted, &err) != 0)
 		die(&err, nonce);
 	execv(runner[0], runner);
 	sandy_fail(&err, SANDY_ERR_PREPARATION_FAILED,

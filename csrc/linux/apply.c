@@ -225,6 +225,11 @@ static int enter_view(const sandy_resolved *r, const sandy_plan *p,
 		}
 		rc = init < 0 ? -1 : sandy_view_build(&p->view, &view, err);
 	}
+	/* what the view holds with mounts, for the init to look at */
+	if (rc == 0) {
+		sandy_procs_hold(procs, view.mounted, view.n_mounted);
+		view.mounted = NULL;
+	}
 	sandy_view_release(&view);
 	return rc;
 }

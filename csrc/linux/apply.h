@@ -31,6 +31,15 @@ typedef struct sandy_own_words {
 	size_t n;
 } sandy_own_words;
 
+/* A deny held by a mount at path (a cover or read-only bind of the view,
+ * of the guard's tree), as messages name it: the inner supervisor checks
+ * that it is still there (processes.c). */
+typedef struct sandy_mounted {
+	const char *path;
+	const char *section; /* static text */
+	size_t index;
+} sandy_mounted;
+
 /* What the outer process watches (linux/watch.c): the protected names
  * that did not exist at confine (--watch), and the names on the way to
  * each deny the view holds. fd -1: nothing watched. */

@@ -152,6 +152,7 @@ char **sandy_guard_runner_argv(char **runner, sandy_error *err)
 /* As the full level's launcher does (apply.c), with the runner as the
  * command: an outer process, an init, then the runner. */
 int sandy_guard_fork_runner(char **words, size_t n, sandy_watch *watch,
+			    const sandy_mounted *mounted, size_t n_mounted,
 			    sandy_error *err)
 {
 	sandy_procs procs;
@@ -159,6 +160,7 @@ int sandy_guard_fork_runner(char **words, size_t n, sandy_watch *watch,
 
 	if (sandy_procs_begin(&procs, words, n, watch, err) != 0)
 		return -1;
+	sandy_procs_hold(&procs, mounted, n_mounted);
 	init = sandy_procs_fork_init(&procs, err);
 	if (init > 0)
 		return sandy_procs_outer(&procs, init, err);

@@ -59,6 +59,7 @@ char **sandy_guard_runner_argv(char **runner, sandy_error *err);
  * (opened) bound onto themselves. Returns 0 or -1 with *err. */
 int sandy_guard_enter(const sandy_guard_args *g, const char *const *protect,
 		      size_t n_protect, const sandy_watch *watch,
+		      sandy_mounted *mounted, size_t *n_mounted,
 		      sandy_error *err);
 
 /* Before the namespace: the names on the way to each path the guard's
@@ -79,6 +80,7 @@ int sandy_guard_hold(const sandy_guard_args *g, const char *const *protect,
  * the outer one when a name of watch (opened, or NULL) appeared. -1 with
  * *err. */
 int sandy_guard_fork_runner(char **words, size_t n, sandy_watch *watch,
+			    const sandy_mounted *mounted, size_t n_mounted,
 			    sandy_error *err);
 
 #endif

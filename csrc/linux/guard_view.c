@@ -70,12 +70,7 @@ static int fail(sandy_error *err, const char *step, int e)
  * cannot be renamed already. */
 static bool mount_root_at(int dfd, const char *path, int flags)
 {
-	struct statx stx;
-
-	return sys_statx(dfd, path, AT_SYMLINK_NOFOLLOW | flags,
-			 STATX_BASIC_STATS, &stx) == 0 &&
-	       (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
-	       (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+	return sandy_mount_root(dfd, path, flags) == 1;
 }
 
 static bool mount_root(const char *path)
@@ -474,8 +469,33 @@ int sandy_guard_hold(const sandy_guard_args *g, const char *const *protect,
 	return sandy_watch_hold(watch, h, n, err);
 }
 
+/* Each protected path and read the tree now holds with a mount, for the
+ * init to look at (copies: the words are wiped). */
+static int note_mounted(const sandy_guard_args *g, const char *const *protect,
+			size_t n_protect, sandy_mounted *out, size_t *n,
+			sandy_error *err)
+{
+	*n = 0;
+	for (size_t k = 0; k < n_protect + g->n_deny_reads; k++) {
+		bool read = k >= n_protect;
+		const char *path = read ? g->deny_reads[k - n_protect].path
+					: protect[k];
+
+		if (!mount_root(path))
+			continue;
+		out[*n] = (sandy_mounted){
+			.path = strdup(path),
+			.section = read ? "deny_reads" : "protect",
+			.index = read ? k - n_protect : k};
+		if (out[(*n)++].path == NULL)
+			return fail(err, "noting the protected paths", ENOMEM);
+	}
+	return 0;
+}
+
 int sandy_guard_enter(const sandy_guard_args *g, const char *const *protect,
 		      size_t n_protect, const sandy_watch *watch,
+		      sandy_mounted *mounted, size_t *n_mounted,
 		      sandy_error *err)
 {
 	struct statvfs vfs;
@@ -496,5 +516,7 @@ int sandy_guard_enter(const sandy_guard_args *g, const char *const *protect,
 			   (const char *const *)watch->paths, watch->n,
 			   err) != 0)
 		return -1;
-	return deny_reads(g, err);
+	if (deny_reads(g, err) != 0)
+		return -1;
+	return note_mounted(g, protect, n_protect, mounted, n_mounted, err);
 }

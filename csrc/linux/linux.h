@@ -28,12 +28,19 @@ typedef struct sandy_view {
 	sandy_pin *execs;    /* one per r->execs[i] */
 	sandy_pin *denies;   /* deny_subtrees then deny_write_exact */
 	size_t n_grants, n_execs, n_denies;
+	/* the denies the build mounted (room for n_denies), for the init */
+	sandy_mounted *mounted;
+	size_t n_mounted;
 } sandy_view;
 
 int sandy_view_pin(const sandy_resolved *r, sandy_view *v, sandy_error *err);
 
 /* mount_tree.c: the mount operations both views are made of (its opening
  * comment says the rules each keeps). */
+/* Whether path at dfd (flags: AT_EMPTY_PATH, and never following a last
+ * symlink) is a mount's root: 1, 0, or -1 with errno when it cannot be
+ * examined. */
+int sandy_mount_root(int dfd, const char *path, int flags);
 /* The absolute path as one relative to a tree's root ("." for the root
  * itself). */
 const char *sandy_tree_rel(const char *path);
@@ -210,6 +217,11 @@ typedef struct sandy_procs {
 					 * (linux/watch.c), or NULL */
 	sandy_trip tripped;             /* what ended the run, if the watch
 					 * did */
+	const sandy_mounted *mounted;   /* the inner supervisor's: what holds
+					 * denies, looked at while the command
+					 * runs and once it has ended */
+	size_t n_mounted;
+	long lifted;                    /* the first of them gone, or -1 */
 } sandy_procs;
 
 /* Before the first fork, nothing changed yet (PreparationFailed): the
@@ -227,6 +239,14 @@ pid_t sandy_procs_fork_init(sandy_procs *s, sandy_error *err);
  * appeared, kills the whole run, removes the name and returns -1 with
  * *err (EnforcementFailed, naming watch[i]). */
 int sandy_procs_outer(sandy_procs *s, pid_t init, sandy_error *err);
+/* In the process that becomes the inner supervisor, before it forks the
+ * command: the mounts that hold denies at their paths (mounted[0..n),
+ * kept until it ends). It looks at them every HOLD_CHECK_MS while the
+ * command runs and once it has ended: one gone from its path (a change
+ * the host made that no watch saw, a file system that revalidates names,
+ * or the moment before a watched change's event) ends the run, and the
+ * outer process fails naming the deny. */
+void sandy_procs_hold(sandy_procs *s, const sandy_mounted *mounted, size_t n);
 /* The full level, in the init once it is restricted: forks the command,
  * which gets 0. */
 int sandy_procs_init(sandy_procs *s, sandy_error *err);

@@ -245,3 +245,13 @@ int sandy_deny_objects(const bool *is_dir, size_t n, int *trees)
 	return -1;
 }
 
+int sandy_mount_root(int dfd, const char *path, int flags)
+{
+	struct statx stx;
+
+	if (sys_statx(dfd, path, AT_SYMLINK_NOFOLLOW | flags,
+		      STATX_BASIC_STATS, &stx) != 0)
+		return -1;
+	return (stx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+	       (stx.stx_attributes & STATX_ATTR_MOUNT_ROOT);
+}

@@ -242,7 +242,9 @@ int sandy_view_pin(const sandy_resolved *r, sandy_view *v, sandy_error *err)
 	v->grants = pin_array(r->n_grants);
 	v->execs = pin_array(r->n_execs);
 	v->denies = pin_array(v->n_denies);
-	if (v->grants == NULL || v->execs == NULL || v->denies == NULL) {
+	v->mounted = calloc(v->n_denies + 1, sizeof(*v->mounted));
+	if (v->grants == NULL || v->execs == NULL || v->denies == NULL ||
+	    v->mounted == NULL) {
 		sandy_view_release(v);
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 				  "pin: out of memory");
@@ -284,6 +286,7 @@ void sandy_view_release(sandy_view *v)
 	release_pins(v->grants, v->n_grants);
 	release_pins(v->execs, v->n_execs);
 	release_pins(v->denies, v->n_denies);
+	free(v->mounted);
 	memset(v, 0, sizeof(*v));
 }
 
@@ -770,6 +773,11 @@ static int apply_deny(view_build *b, size_t i, sandy_error *err)
 		return -1;
 	rc = overmount(b, target, i, subtree, err);
 	close(target);
+	if (rc == 0)
+		b->v->mounted[b->v->n_mounted++] = (sandy_mounted){
+			.path = pin->path,
+			.section = subtree ? "deny_subtrees" : "deny_write_exact",
+			.index = subtree ? i : i - b->p->n_deny_subtrees};
 	return rc;
 }
 

@@ -96,6 +96,14 @@
 #include "../core/protocol.h"
 #include "linux.h"
 
+/* What the inner supervisor tells the outer process at its end. */
+typedef struct inner_report {
+	int status;        /* the command's wait status */
+	bool lifted;       /* a mount that held a deny was gone: which */
+	char section[24];
+	size_t index;
+} inner_report;
+
 /* The signals a supervisor passes on to the command. */
 static const int forwarded[] = {SIGHUP,  SIGINT,  SIGQUIT, SIGTERM,
 				SIGUSR1, SIGUSR2, SIGWINCH, SIGCONT};
@@ -136,7 +144,7 @@ int sandy_procs_begin(sandy_procs *s, char **words, size_t n_words,
 
 	*s = (sandy_procs){.words = words, .n_words = n_words, .link = -1,
 			   .tty = -1, .watch = watch,
-			   .tripped = {SANDY_TRIP_NONE, 0}};
+			   .tripped = {SANDY_TRIP_NONE, 0}, .lifted = -1};
 	wipe_words(s);
 	for (int fd = 0; fd <= 2 && s->tty < 0; fd++)
 		if (tcgetpgrp(fd) == getpgrp())
@@ -203,14 +211,39 @@ static int end_run(pid_t child, sandy_procs *s, sandy_trip tripped)
 	return wait_plainly(child);
 }
 
+void sandy_procs_hold(sandy_procs *s, const sandy_mounted *mounted, size_t n)
+{
+	s->mounted = mounted;
+	s->n_mounted = n;
+}
+
+/* How often the inner supervisor looks at the mounts that hold denies. */
+#define HOLD_CHECK_MS 100
+
+/* The first mount that holds a deny and is gone from its path, or -1: an
+ * object there that is no mount's root is the host's, uncovered (nothing
+ * there, or a path this uid cannot search, opens nothing). */
+static long first_lifted(const sandy_procs *s)
+{
+	for (size_t i = 0; s != NULL && i < s->n_mounted; i++)
+		if (sandy_mount_root(AT_FDCWD, s->mounted[i].path, 0) == 0)
+			return (long)i;
+	return -1;
+}
+
 /* Waits for the child, passing on to it each signal of the set that a
  * process sent, and reaping every other child that ends meanwhile (the
  * orphans an init or a subreaper inherits). Its wait status, or -1 when
  * the signal gone (0: none) came first. With terminal (the outer
  * process), notes who has the terminal at each SIGCONT, and ends the run
- * when a watched name appears. */
-static int supervise(pid_t child, int gone, sandy_procs *terminal)
+ * when a watched name appears. With holder (an init that holds mounts),
+ * looks at them every HOLD_CHECK_MS and ends the run (every process of
+ * its namespace) when one is gone. */
+static int supervise(pid_t child, int gone, sandy_procs *terminal,
+		     sandy_procs *holder)
 {
+	const struct timespec tick = {.tv_nsec = HOLD_CHECK_MS * 1000000L};
+	bool checking = holder != NULL && holder->n_mounted > 0;
 	sigset_t set;
 	siginfo_t si;
 	int status, sig;
@@ -223,7 +256,15 @@ static int supervise(pid_t child, int gone, sandy_procs *terminal)
 	if (terminal != NULL && watching(terminal))
 		sigaddset(&set, SIGIO);
 	for (;;) {
-		sig = sigwaitinfo(&set, &si);
+		sig = checking ? sigtimedwait(&set, &si, &tick)
+			       : sigwaitinfo(&set, &si);
+		if (sig < 0 && errno == EAGAIN) {
+			if ((holder->lifted = first_lifted(holder)) >= 0) {
+				kill(-1, SIGKILL);
+				return wait_plainly(child);
+			}
+			continue;
+		}
 		if (sig < 0 && errno != EINTR)
 			return wait_plainly(child);
 		if (sig == SIGIO && terminal != NULL && watching(terminal)) {
@@ -331,13 +372,22 @@ static bool remove_watched(sandy_procs *s)
 	return all;
 }
 
+static int replaced(sandy_error *err, const char *section, size_t index)
+{
+	return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
+			  "a denied name was replaced during the run, %s[%zu]: "
+			  "the run was ended",
+			  section, index);
+}
+
 int sandy_procs_outer(sandy_procs *s, pid_t inner, sandy_error *err)
 {
-	int status, reported;
+	int status;
+	inner_report reported;
 	bool removed;
 	const sandy_trip *t = &s->tripped;
 
-	status = supervise(inner, 0, s);
+	status = supervise(inner, 0, s, NULL);
 	give_back_terminal(s);
 	removed = remove_watched(s);
 	if (t->what == SANDY_TRIP_LOST)
@@ -345,11 +395,8 @@ int sandy_procs_outer(sandy_procs *s, pid_t inner, sandy_error *err)
 				  "a watched directory was moved, or its events "
 				  "were lost: the run was ended");
 	if (t->what == SANDY_TRIP_REPLACED)
-		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
-				  "a denied name was replaced during the run, "
-				  "%s[%zu]: the run was ended",
-				  s->watch->held[t->index].section,
-				  s->watch->held[t->index].index);
+		return replaced(err, s->watch->held[t->index].section,
+				s->watch->held[t->index].index);
 	if (t->what == SANDY_TRIP_MADE)
 		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "the command made a protected name, "
@@ -358,8 +405,12 @@ int sandy_procs_outer(sandy_procs *s, pid_t inner, sandy_error *err)
 				  removed ? "removed" : "could not be removed");
 	/* the command's status, when the inner supervisor lived to send it;
 	 * else its own (its fatal line's 125, or the signal that killed it) */
-	if (read(s->link, &reported, sizeof(reported)) == sizeof(reported))
-		status = reported;
+	if (read(s->link, &reported, sizeof(reported)) == sizeof(reported)) {
+		reported.section[sizeof(reported.section) - 1] = '\0';
+		if (reported.lifted)
+			return replaced(err, reported.section, reported.index);
+		status = reported.status;
+	}
 	sandy_end_like(status);
 }
 
@@ -402,13 +453,26 @@ static pid_t fork_command(sandy_procs *s, sandy_error *err)
 	return command;
 }
 
-/* The command's wait status to the outer process, and its exit status in
- * the inner supervisor's own as well, in case the link fails. */
+/* The command's wait status to the outer process, with the deny whose
+ * mount was gone, and its exit status in the inner supervisor's own as
+ * well, in case the link fails (and then, for a deny gone, its fatal
+ * status: the outer process cannot tell which, but not that all went
+ * well). */
 static void __attribute__((noreturn)) report(const sandy_procs *s, int status)
 {
-	if (write(s->link, &status, sizeof(status)) != sizeof(status) &&
-	    WIFSIGNALED(status))
-		_exit(128 + WTERMSIG(status));
+	inner_report r = {.status = status, .lifted = s->lifted >= 0};
+
+	if (r.lifted) {
+		snprintf(r.section, sizeof(r.section), "%s",
+			 s->mounted[s->lifted].section);
+		r.index = s->mounted[s->lifted].index;
+	}
+	if (write(s->link, &r, sizeof(r)) != sizeof(r)) {
+		if (r.lifted)
+			_exit(SANDY_LAUNCHER_EXIT_FAILURE);
+		if (WIFSIGNALED(status))
+			_exit(128 + WTERMSIG(status));
+	}
 	_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 0);
 }
 
@@ -417,6 +481,7 @@ static void __attribute__((noreturn)) report(const sandy_procs *s, int status)
 int sandy_procs_init(sandy_procs *s, sandy_error *err)
 {
 	pid_t command;
+	int status;
 
 	if (tie_to_outer(s, SIGKILL, err) != 0)
 		return -1;
@@ -426,7 +491,12 @@ int sandy_procs_init(sandy_procs *s, sandy_error *err)
 	command = fork_command(s, err);
 	if (command <= 0)
 		return (int)command;
-	report(s, supervise(command, 0, NULL));
+	status = supervise(command, 0, NULL, s);
+	/* (the command may have ended in the moment between the host's change
+	 * and its event, or before the next look) */
+	if (s->lifted < 0)
+		s->lifted = first_lifted(s);
+	report(s, status);
 }
 
 /* ---- the Landlock-only level ------------------------------------------ */
@@ -474,7 +544,7 @@ static int become_reaper(sandy_procs *s, sandy_error *err)
 	/* out of the caller's process group, the command's: a kill of that
 	 * group must leave the reaper to sweep */
 	setpgid(0, 0);
-	status = supervise(command, OUTER_GONE, NULL);
+	status = supervise(command, OUTER_GONE, NULL, NULL);
 	sweep();
 	if (status < 0)
 		_exit(SANDY_LAUNCHER_EXIT_FAILURE); /* nobody to tell */

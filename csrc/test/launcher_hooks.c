@@ -276,6 +276,9 @@ WRAP(int, sigaction, (int sig, const struct sigaction *a,
 		      struct sigaction *o),
      (sig, a, o), -1, EINVAL)
 WRAP(DIR *, opendir, (const char *p), (p), NULL, EIO)
+WRAP(int, inotify_init1, (int f), (f), -1, EMFILE)
+WRAP(int, inotify_add_watch, (int fd, const char *p, uint32_t m), (fd, p, m),
+     -1, ENOSPC)
 /* (NULL with errno set: a listing that fails, not one that ends) */
 WRAP(struct dirent *, readdir, (DIR *d), (d), NULL, EIO)
 WRAP(DIR *, fdopendir, (int fd), (fd), NULL, EIO)

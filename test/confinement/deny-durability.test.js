@@ -18,7 +18,7 @@
 const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
-const { spawn, spawnSync } = require('node:child_process')
+const { spawn, spawnSync, execFileSync } = require('node:child_process')
 const { users, backendsFor, withSanitizerEnv, describe, confine } = require('../helpers/sandbox.js')
 const { confineAs } = require('../helpers/seam-run.js')
 const { patience } = require('../helpers/patience.js')
@@ -28,7 +28,9 @@ const { SandboxPolicy, classifyExit } = require('../..')
 const base = fs.realpathSync(fs.mkdtempSync('/var/tmp/sandy-durable-'))
 fs.chmodSync(base, 0o755)
 t.teardown(() => fs.rmSync(base, { recursive: true, force: true }))
-const ENV = { PATH: '/usr/bin:/bin', LANG: 'C', LC_ALL: 'C' }
+// (the coverage build's streams, when the suite runs against it,
+// test/meta/c-coverage.test.js)
+const ENV = { PATH: '/usr/bin:/bin', LANG: 'C', LC_ALL: 'C', ...(process.env.SANDY_COVERAGE_DIR ? { SANDY_COVERAGE_DIR: process.env.SANDY_COVERAGE_DIR } : {}) }
 let serial = 0
 
 // What the workspace holds before each run.
@@ -86,8 +88,9 @@ const loop = (tries) => ['/bin/sh', '-c', `i=0; while :; do i=$((i+1)); ${tries.
 // was not watched) gets its next line once patience says it would have
 // ended by now (the bound only decides how soon a failing case fails),
 // runs one more round, and is stopped. wait: false sends every line at
-// once (a run expected to go on).
-function rounds (user, argv, cwd, steps, { wait = true } = {}) {
+// once (a run expected to go on); stopAfter: k sends stop after step k
+// (the command ends there).
+function rounds (user, argv, cwd, steps, { wait = true, stopAfter = 0 } = {}) {
   const full = [...user.wrap, ...argv]
   return new Promise((resolve, reject) => {
     const child = spawn(full[0], full.slice(1), { cwd, env: withSanitizerEnv(ENV), stdio: ['pipe', 'pipe', 'pipe'] })
@@ -105,7 +108,8 @@ function rounds (user, argv, cwd, steps, { wait = true } = {}) {
           break
         }
         steps[done - 1]()
-        if (wait && done === steps.length) timer = setTimeout(() => child.stdin.write('go\n'), patience(30000))
+        if (done === stopAfter) child.stdin.end('stop\n')
+        else if (wait && done === steps.length) timer = setTimeout(() => child.stdin.write('go\n'), patience(30000))
         else child.stdin.write('go\n')
       }
     })
@@ -244,6 +248,37 @@ for (const user of users()) {
   })
 }
 
+// A command that floods the watched directories with events (renames, as
+// fast as perl makes them, in every directory on the way to a deny) must
+// not keep the outer process from acting on the host's replacement: the
+// run ends, with the fatal line (the replacement, or events lost, which
+// the flood alone may bring about before the replacement).
+const FLOODED = 'abcdefghijklmnopqrstuvwx'.split('')
+const floodPolicy = (ws) => FLOODED.reduce((p, d) => p.denySubtree(path.join(ws, d, 'secret')), new SandboxPolicy('block_all').allowSubprocesses()
+  .grant('/usr', 'read', 'subtree').allowExecute('/usr', 'subtree')
+  .grant('/dev/null', 'read_write', 'exact').grant(ws, 'read_write', 'subtree'))
+const FLOOD = FLOODED.map((d) => `/usr/bin/perl -e 'open(my $f, ">", "${d}/x"); while (1) { rename("${d}/x", "${d}/y"); rename("${d}/y", "${d}/x") }' &`).join(' ')
+
+for (const user of users()) {
+  if (backendsFor(t, user, ['sandy']).length === 0) continue
+  t.test(`a command flooding the watched directories with events cannot hold the watch off [${user.name}]`, async (t) => {
+    const ws = world(user)
+    for (const d of FLOODED) {
+      fs.mkdirSync(path.join(ws, d))
+      fs.writeFileSync(path.join(ws, d, 'secret'), 'old-secret\n')
+    }
+    chown(ws, user)
+    // (round 1 once every flooder has made its file)
+    const started = FLOODED.map((d) => `{ [ -e ${d}/x ] || [ -e ${d}/y ]; }`).join(' && ')
+    const argv = ['/bin/sh', '-c', `${FLOOD} until ${started}; do :; done; ${loop([tryRead('a/secret')])[2]}`]
+    const r = await race(user, confine(argv, floodPolicy(ws), ws).argv, ws, () => save(ws, user, 'a/secret', 'NEW-SECRET\n'))
+    // (the flood alone may end it first: more events than are read)
+    t.notMatch(r.stdout, /round 2|NEW-SECRET/, `no round ran after the replacement (${describe(r)})`)
+    t.equal(r.code, 125)
+    t.match(r.stderr, /fatal: EnforcementFailed: (a denied name was replaced during the run, deny_subtrees\[0\]|a watched directory was moved, or its events were lost): the run was ended/)
+  })
+}
+
 // Outside what the command may write, a denied name the host only
 // removes is no way in (the command cannot make its own there): the run
 // goes on, and ends when an object comes to the name again.
@@ -277,6 +312,49 @@ for (const user of users()) {
     const u = await rounds(user, loop(tries), control, [remove(control), remake(control)], { wait: false })
     t.match(u.stdout, /read ro\/secret: NEW-SECRET/, `unconfined, round 3 reads the new file (${describe(u)})`)
   })
+}
+
+// What the inner supervisor's look at the mounts does alone, with the
+// watch switched off (csrc/Makefile's unwatched build): a replacement no
+// event reports (a file system that revalidates names, or the moment
+// between the host's change and its event) still ends the run at the next
+// look, and a command that ends right after it still fails the run.
+let unwatched = null
+function unwatchedBuild () {
+  if (unwatched === null) {
+    const out = fs.mkdtempSync('/var/tmp/sandy-unwatched-')
+    fs.chmodSync(out, 0o755)
+    t.teardown(() => fs.rmSync(out, { recursive: true, force: true }))
+    execFileSync('make', ['-s', '--no-print-directory', '-C', path.join(__dirname, '..', '..', 'csrc'), 'unwatched', `O=${out}`], { stdio: ['ignore', 'ignore', 'inherit'] })
+    unwatched = path.join(out, 'sandy-launcher-unwatched')
+  }
+  return unwatched
+}
+// (the build in the launcher's place, as test/helpers/launcher-override.js
+// puts one)
+const onBuild = (argv, build) => path.basename(argv[0]).startsWith('sandy-launcher') ? [build, ...argv.slice(1)] : argv
+
+for (const user of users()) {
+  for (const backend of backendsFor(t, user, ['sandy', 'bwrap'])) {
+    t.test(`without the watch, the init's look at the mounts ends the run, under ${backend} [${user.name}]`, async (t) => {
+      const build = unwatchedBuild()
+      const cases = [['a replacement', true], ['a command that ends right after one', false]]
+      for (const [what, goesOn] of cases) {
+        const ws = seamWorld(user)
+        const c = confineAs(user, { HOME: '/nonexistent' }, { backend, protect: [], denyRead: [path.join(ws, 'secret.txt')] }, loop([tryRead('secret.txt')]), { mode: 'workspace-write', workspaceRoot: ws })
+        t.notOk(c.error, `confined (${c.error && c.error.message})`)
+        const replace = () => save(ws, user, 'secret.txt', 'NEW-SECRET\n')
+        // (ended at once: the stop line follows the replacement)
+        const r = goesOn
+          ? await race(user, onBuild(c.argv, build), ws, replace)
+          : await rounds(user, onBuild(c.argv, build), ws, [() => { replace(); }], { wait: false, stopAfter: 1 })
+        t.match(r.stdout, /round 1\n/, `${what}: round 1 ran (${describe(r)})`)
+        t.notMatch(r.stdout, /NEW-SECRET/, `${what}: the new secret was not read`)
+        t.equal(r.code, 125, `${what}: the run failed`)
+        t.match(r.stderr, /fatal: EnforcementFailed: a denied name was replaced during the run, deny_(subtrees|reads)\[\d+\]: the run was ended/, `${what}: naming the deny`)
+      }
+    })
+  }
 }
 
 // The seam's protections: a protected read (denyRead) and, in

@@ -207,8 +207,9 @@ t.test('the launcher\'s C: coverage, fault injection, failure sites', { skip: RO
 
   let started = Date.now()
   // (and the target's exec: its $PATH search and shell fallback; the
-  // watched names of protected writes)
-  const outcomes = await runSuite(launcher, [...suiteFiles(), 'launcher-exec.test.js', 'protected-writes.test.js'], { SANDY_COVERAGE_DIR: covDir })
+  // watched names of protected writes; the denies held while the host
+  // replaces them)
+  const outcomes = await runSuite(launcher, [...suiteFiles(), 'launcher-exec.test.js', 'protected-writes.test.js', 'deny-durability.test.js'], { SANDY_COVERAGE_DIR: covDir })
   const failedCases = [...outcomes].filter(([, ok]) => !ok).map(([n]) => n)
   t.same(failedCases, [], `the confinement suite passes against the coverage build (${outcomes.size} cases)`)
   t.comment(`confinement suite: ${((Date.now() - started) / 1000).toFixed(1)} s`)
