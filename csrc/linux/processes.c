@@ -90,6 +90,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "../core/end.h"
@@ -231,19 +232,45 @@ static long first_lifted(const sandy_procs *s)
 	return -1;
 }
 
+/* Nanoseconds of the monotonic clock. */
+static long long now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1000000000LL + t.tv_nsec;
+}
+
+/* The time left until the next look at the mounts; when it has come, the
+ * look (holder->lifted) and the next one's time. */
+static struct timespec next_look(sandy_procs *holder, long long *due)
+{
+	long long left = *due - now_ns();
+
+	if (left <= 0) {
+		holder->lifted = first_lifted(holder);
+		*due = now_ns() + HOLD_CHECK_MS * 1000000LL;
+		left = HOLD_CHECK_MS * 1000000LL;
+	}
+	return (struct timespec){.tv_sec = left / 1000000000LL,
+				 .tv_nsec = left % 1000000000LL};
+}
+
 /* Waits for the child, passing on to it each signal of the set that a
  * process sent, and reaping every other child that ends meanwhile (the
  * orphans an init or a subreaper inherits). Its wait status, or -1 when
  * the signal gone (0: none) came first. With terminal (the outer
  * process), notes who has the terminal at each SIGCONT, and ends the run
  * when a watched name appears. With holder (an init that holds mounts),
- * looks at them every HOLD_CHECK_MS and ends the run (every process of
- * its namespace) when one is gone. */
+ * looks at them every HOLD_CHECK_MS, whatever signals come meanwhile (the
+ * command can send them), and ends the run (every process of its
+ * namespace) when one is gone. */
 static int supervise(pid_t child, int gone, sandy_procs *terminal,
 		     sandy_procs *holder)
 {
-	const struct timespec tick = {.tv_nsec = HOLD_CHECK_MS * 1000000L};
 	bool checking = holder != NULL && holder->n_mounted > 0;
+	long long due = now_ns() + HOLD_CHECK_MS * 1000000LL;
+	struct timespec tick;
 	sigset_t set;
 	siginfo_t si;
 	int status, sig;
@@ -256,16 +283,18 @@ static int supervise(pid_t child, int gone, sandy_procs *terminal,
 	if (terminal != NULL && watching(terminal))
 		sigaddset(&set, SIGIO);
 	for (;;) {
-		sig = checking ? sigtimedwait(&set, &si, &tick)
-			       : sigwaitinfo(&set, &si);
-		if (sig < 0 && errno == EAGAIN) {
-			if ((holder->lifted = first_lifted(holder)) >= 0) {
+		if (checking) {
+			tick = next_look(holder, &due);
+			if (holder->lifted >= 0) {
 				kill(-1, SIGKILL);
 				return wait_plainly(child);
 			}
-			continue;
 		}
-		if (sig < 0 && errno != EINTR)
+		sig = checking ? sigtimedwait(&set, &si, &tick)
+			       : sigwaitinfo(&set, &si);
+		if (sig < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (sig < 0)
 			return wait_plainly(child);
 		if (sig == SIGIO && terminal != NULL && watching(terminal)) {
 			tripped = sandy_watch_tripped(terminal->watch);

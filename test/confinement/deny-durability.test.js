@@ -338,10 +338,14 @@ for (const user of users()) {
   for (const backend of backendsFor(t, user, ['sandy', 'bwrap'])) {
     t.test(`without the watch, the init's look at the mounts ends the run, under ${backend} [${user.name}]`, async (t) => {
       const build = unwatchedBuild()
-      const cases = [['a replacement', true], ['a command that ends right after one', false]]
-      for (const [what, goesOn] of cases) {
+      // (the third keeps signalling the init, which passes each signal on:
+      // its looks must come all the same)
+      const storm = ['/bin/sh', '-c', `trap '' USR1; while :; do kill -USR1 1; done & ${loop([tryRead('secret.txt')])[2]}`]
+      const cases = [['a replacement', true, loop([tryRead('secret.txt')])], ['a command that ends right after one', false, loop([tryRead('secret.txt')])],
+        ['a replacement while the command keeps signalling the init', true, storm]]
+      for (const [what, goesOn, argv] of cases) {
         const ws = seamWorld(user)
-        const c = confineAs(user, { HOME: '/nonexistent' }, { backend, protect: [], denyRead: [path.join(ws, 'secret.txt')] }, loop([tryRead('secret.txt')]), { mode: 'workspace-write', workspaceRoot: ws })
+        const c = confineAs(user, { HOME: '/nonexistent' }, { backend, protect: [], denyRead: [path.join(ws, 'secret.txt')] }, argv, { mode: 'workspace-write', workspaceRoot: ws })
         t.notOk(c.error, `confined (${c.error && c.error.message})`)
         const replace = () => save(ws, user, 'secret.txt', 'NEW-SECRET\n')
         // (ended at once: the stop line follows the replacement)
