@@ -86,6 +86,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
@@ -221,15 +222,44 @@ void sandy_procs_hold(sandy_procs *s, const sandy_mounted *mounted, size_t n)
 /* How often the inner supervisor looks at the mounts that hold denies. */
 #define HOLD_CHECK_MS 100
 
-/* The first mount that holds a deny and is gone from its path, or -1: an
- * object there that is no mount's root is the host's, uncovered (nothing
- * there, or a path this uid cannot search, opens nothing). */
+/* Whether the mount that holds deny i is gone from its path: an object
+ * there that is no mount's root is the host's, uncovered; a path that can
+ * no longer be searched (a directory on it made unsearchable since the
+ * first look) hides what is there from the look, not from a command
+ * already inside. Nothing there opens nothing. */
+static bool gone(const sandy_procs *s, size_t i)
+{
+	int root = sandy_mount_root(AT_FDCWD, s->mounted[i].path, 0);
+
+	return root == 0 || (root < 0 && errno == EACCES);
+}
+
+/* The first mount that holds a deny and is gone from its path, or -1. */
 static long first_lifted(const sandy_procs *s)
 {
 	for (size_t i = 0; s != NULL && i < s->n_mounted; i++)
-		if (sandy_mount_root(AT_FDCWD, s->mounted[i].path, 0) == 0)
+		if (gone(s, i))
 			return (long)i;
 	return -1;
+}
+
+/* The first look, before the command starts, once this process has its
+ * last credentials: a deny whose path this uid cannot search then (behind
+ * another uid's directory) is as far out of the command's reach, and is
+ * not looked at again. */
+static void first_look(sandy_procs *s)
+{
+	sandy_mounted *kept = calloc(s->n_mounted + 1, sizeof(*kept));
+	size_t n = 0;
+
+	if (kept == NULL)
+		return; /* every one looked at: a hidden one ends the run */
+	for (size_t i = 0; i < s->n_mounted; i++)
+		if (sandy_mount_root(AT_FDCWD, s->mounted[i].path, 0) >= 0 ||
+		    errno != EACCES)
+			kept[n++] = s->mounted[i];
+	s->mounted = kept;
+	s->n_mounted = n;
 }
 
 /* Nanoseconds of the monotonic clock. */
@@ -517,6 +547,7 @@ int sandy_procs_init(sandy_procs *s, sandy_error *err)
 	if (prctl(PR_SET_DUMPABLE, 0, 0, 0, 0) != 0)
 		return procs_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "PR_SET_DUMPABLE", errno);
+	first_look(s);
 	command = fork_command(s, err);
 	if (command <= 0)
 		return (int)command;

@@ -361,6 +361,30 @@ for (const user of users()) {
   }
 }
 
+// A command that makes a directory on the way unsearchable (its own, in
+// the workspace), working from beneath it, does not blind the look.
+for (const user of users()) {
+  if (backendsFor(t, user, ['sandy']).length === 0) continue
+  t.test(`a directory on the way made unsearchable does not blind the init's look [${user.name}]`, async (t) => {
+    const ws = world(user)
+    const argv = ['/bin/sh', '-c', `cd deep/er && chmod 000 .. && ${loop([tryRead('key')])[2]}`]
+    const r = await race(user, onBuild(confine(argv, policyFor(ws), ws).argv, unwatchedBuild()), ws, () => {
+      fs.writeFileSync(path.join(ws, 'deep/er/.key.saving'), 'NEW-KEY\n')
+      fs.renameSync(path.join(ws, 'deep/er/.key.saving'), path.join(ws, 'deep/er/key'))
+    })
+    fs.chmodSync(path.join(ws, 'deep'), 0o755)
+    t.match(r.stdout, /read key: denied, .*Permission denied\nround 1\n/, `round 1 ran, denied (${describe(r)})`)
+    t.notMatch(r.stdout, /NEW-KEY|round 2/, 'the new key was not read')
+    t.equal(r.code, 125)
+    t.match(r.stderr, ENDED('deny_subtrees', 2))
+
+    const control = world(user)
+    const u = await race(user, argv, control, () => save(control, user, 'deep/er/key', 'NEW-KEY\n'), { wait: false })
+    fs.chmodSync(path.join(control, 'deep'), 0o755)
+    t.match(u.stdout, /read key: NEW-KEY/, `unconfined, round 2 reads the new key from beneath the directory (${describe(u)})`)
+  })
+}
+
 // The seam's protections: a protected read (denyRead) and, in
 // workspace-write, git's config (a protected write), on each Linux
 // backend.
