@@ -67,6 +67,8 @@ typedef struct sandy_watch {
 		size_t held;
 		char *name;
 		bool removal; /* its going trips too (a writable directory) */
+		bool self;    /* so does its directory's own move or removal
+			       * (no watch on the parent: passed over) */
 	} *names;
 	size_t n_names;
 } sandy_watch;

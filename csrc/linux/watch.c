@@ -221,23 +221,25 @@ static bool others_only(int dir)
 	       errno == EACCES;
 }
 
-/* The directory open as dir watched, and name in it noted as held k; one
- * only another uid can change (a shared /home at 0711) left unwatched. */
+/* The directory open as dir watched, and name in it noted as held k: 0; a
+ * directory only another uid can change (a shared /home at 0711) left
+ * unwatched: 1 (its own names' moves are then theirs to see: self). */
 static int hold_name(sandy_watch *w, int dir, const char *name, size_t len,
-		     size_t k, bool removal)
+		     size_t k, bool removal, bool self)
 {
 	struct sandy_held_name *more;
 	int wd = watch_dir(w, dir);
 
 	if (wd < 0)
-		return errno == EACCES && others_only(dir) ? 0 : -1;
+		return errno == EACCES && others_only(dir) ? 1 : -1;
 	more = realloc(w->names, (w->n_names + 1) * sizeof(*more));
 	if (more == NULL)
 		return -1;
 	w->names = more;
 	more[w->n_names] = (struct sandy_held_name){.wd = wd, .held = k,
 						    .name = strndup(name, len),
-						    .removal = removal};
+						    .removal = removal,
+						    .self = self};
 	if (more[w->n_names].name == NULL)
 		return -1;
 	w->n_names++;
@@ -262,7 +264,7 @@ static int hold_one(sandy_watch *w, const sandy_hold *h, size_t k,
 	const char *s = h->path + prefix_len(h->root) + 1;
 	size_t writable = h->writable != NULL ? prefix_len(h->writable)
 					      : SIZE_MAX;
-	int fd = open_dir(h->root), next;
+	int fd = open_dir(h->root), next, held = 0;
 	struct stat st;
 	bool same;
 
@@ -273,9 +275,11 @@ static int hold_one(sandy_watch *w, const sandy_hold *h, size_t k,
 		size_t len = (size_t)(e - s);
 		char name[NAME_MAX + 1];
 
-		if (len > NAME_MAX ||
-		    hold_name(w, fd, s, len, k,
-			      (size_t)(s - 1 - h->path) >= writable) != 0) {
+		if (len <= NAME_MAX)
+			held = hold_name(w, fd, s, len, k,
+					 (size_t)(s - 1 - h->path) >= writable,
+					 held == 1);
+		if (len > NAME_MAX || held < 0) {
 			close(fd);
 			return hold_fail(err, h, "its way cannot be watched");
 		}
@@ -355,8 +359,9 @@ static bool watching_absent(const sandy_watch *w, int wd)
 
 /* What one event says. A held name's directory moved or gone is its
  * parent's event (its own name going), or its grant's, which the view
- * mounts from its descriptor; a file system unmounted on the host does
- * not reach the view's copy of the mount table. */
+ * mounts from its descriptor, but where the parent was passed over (self);
+ * a file system unmounted on the host does not reach the view's copy of
+ * the mount table. */
 static sandy_trip event_trip(const sandy_watch *w,
 			     const struct inotify_event *e)
 {
@@ -365,6 +370,12 @@ static sandy_trip event_trip(const sandy_watch *w,
 			 IN_MOVE_SELF)) &&
 	     watching_absent(w, e->wd)))
 		return (sandy_trip){SANDY_TRIP_LOST, 0};
+	for (size_t i = 0; (e->mask & (IN_DELETE_SELF | IN_MOVE_SELF)) &&
+			   i < w->n_names;
+	     i++)
+		if (w->names[i].wd == e->wd && w->names[i].self)
+			return (sandy_trip){SANDY_TRIP_REPLACED,
+					    w->names[i].held};
 	for (size_t i = 0; e->len > 0 && i < w->n; i++)
 		if (w->w[i].wd == e->wd && strcmp(e->name, w->w[i].name) == 0)
 			return (sandy_trip){SANDY_TRIP_MADE, i};

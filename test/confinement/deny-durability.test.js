@@ -385,6 +385,48 @@ for (const user of users()) {
   })
 }
 
+// A directory on the way that another uid owns and this one cannot read
+// (a colleague's shared tree at 0711) takes no watch; the directory below
+// it then answers for its own move. Its owner (here root) moves the
+// command's project aside and makes another with a new secret.
+for (const user of users()) {
+  if (user.uid === 0 || backendsFor(t, user, ['sandy']).length === 0) continue
+  t.test(`a project moved aside in another uid's unreadable directory ends the run [${user.name}]`, async (t) => {
+    const make = () => {
+      const top = path.join(base, `shared${serial++}`)
+      fs.mkdirSync(path.join(top, 'shared', 'proj'), { recursive: true })
+      fs.writeFileSync(path.join(top, 'shared', 'proj', '.env'), 'old-secret\n')
+      chown(path.join(top, 'shared', 'proj'), user)
+      fs.chmodSync(top, 0o755)
+      fs.chownSync(path.join(top, 'shared'), 4242, 4242)
+      fs.chmodSync(path.join(top, 'shared'), 0o711)
+      return top
+    }
+    const move = (top) => () => {
+      fs.renameSync(path.join(top, 'shared', 'proj'), path.join(top, 'shared', 'proj.old'))
+      fs.mkdirSync(path.join(top, 'shared', 'proj'))
+      fs.writeFileSync(path.join(top, 'shared', 'proj', '.env'), 'NEW-SECRET\n')
+      chown(path.join(top, 'shared', 'proj'), user)
+    }
+    const top = make()
+    const proj = path.join(top, 'shared', 'proj')
+    const policy = new SandboxPolicy('block_all').allowSubprocesses()
+      .grant('/usr', 'read', 'subtree').allowExecute('/usr', 'subtree')
+      .grant('/dev/null', 'read_write', 'exact').grant(top, 'read', 'subtree')
+      .grant(proj, 'read_write', 'subtree').denySubtree(path.join(proj, '.env'))
+    const argv = loop([tryRead(path.join(proj, '.env'))])
+    const r = await race(user, confine(argv, policy, proj).argv, proj, move(top))
+    t.match(r.stdout, /round 1\n/, `round 1 ran (${describe(r)})`)
+    t.notMatch(r.stdout, /NEW-SECRET|round 2/, 'the new secret was not read')
+    t.equal(r.code, 125)
+    t.match(r.stderr, ENDED('deny_subtrees', 0))
+
+    const control = make()
+    const u = await race(user, loop([tryRead(path.join(control, 'shared', 'proj', '.env'))]), path.join(control, 'shared'), move(control), { wait: false })
+    t.match(u.stdout, /NEW-SECRET/, `unconfined, round 2 reads the new secret (${describe(u)})`)
+  })
+}
+
 // The seam's protections: a protected read (denyRead) and, in
 // workspace-write, git's config (a protected write), on each Linux
 // backend.
