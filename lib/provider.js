@@ -256,7 +256,6 @@ function unheldNote (held) {
 // (docs/deny-durability.md), by the backend's word for it.
 const REPLACED_NOTE = Object.freeze({
   watch: '; a protected path the host replaces during a run ends the run (watched: a window of one signal and a kill remains)',
-  landlock: '; a protected path the host replaces during a run stays protected (the new object has no rule)',
   seatbelt: '; its deny rules name paths, whatever object the host puts there'
 })
 

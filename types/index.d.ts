@@ -307,10 +307,10 @@ export interface BackendProtections {
   /**
    * What a denied or protected path the host replaces during a run meets
    * (docs/deny-durability.md): `watch`, the run ends with a runner failure
-   * (a window of one signal and a kill remains); `landlock`, the new object
-   * has no rule and stays denied; `seatbelt`, the rules name paths.
+   * (a window of one signal and a kill remains); `seatbelt`, the rules
+   * name paths.
    */
-  readonly replaced: 'watch' | 'landlock' | 'seatbelt'
+  readonly replaced: 'watch' | 'seatbelt'
 }
 
 /** What the local provider's confine returns. */

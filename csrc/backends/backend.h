@@ -39,10 +39,11 @@ typedef struct sandy_runner_rule {
  * take git's lock files and the workspace's own entries with them).
  * What a host's replacement of a denied or protected path during a run
  * meets (docs/deny-durability.md), never NULL:
- * - watch: the mount on the object would be detached, so the launcher's
- *   or the guard's outer process watches the names on the way to it and
- *   ends the run (a runner failure) when one changes;
- * - landlock: the new object at the name has no rule: it stays denied;
+ * - watch: the mount on the object would be detached (at the
+ *   Landlock-only level: an object that existed at launch, moved there,
+ *   would keep its own rules), so the launcher's or the guard's outer
+ *   process watches the names on the way to it and ends the run (a runner
+ *   failure) when one changes;
  * - seatbelt: the deny rules name paths, whatever object is there. */
 typedef struct sandy_protections {
 	const char *files;       /* protected files and directories unread */

@@ -42,7 +42,7 @@ const sandy_dialect sandy_launcher_dialect = {
 	launcher_denials, launcher_rules, 1, {"view", "view", "launcher", "view", "watch"}};
 const sandy_dialect sandy_landlock_dialect = {
 	landlock_denials, launcher_rules, 1, {"landlock", NULL, "launcher", NULL,
-						  "landlock"}};
+						  "watch"}};
 
 /* ---- the launcher's policy for a seam mode ---------------------------- */
 

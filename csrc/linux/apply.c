@@ -18,11 +18,11 @@
  *     (processes.c); no inherited directory descriptor may reach beneath
  *     the view, nor, where the policy restricts execution, any file a
  *     loader could map executable on its own mount; the Landlock-only
- *     level refuses uid 0; the names on the way to each deny the view
- *     will hold with a mount are watched from the process that stays
- *     outside (watch.c: the host's rename of one would detach it), and
- *     every path is pinned by descriptor while it still names what
- *     resolution saw.
+ *     level refuses uid 0; the names on the way to each deny are watched
+ *     from the process that stays outside (watch.c: the host's rename of
+ *     one would detach the view's mount on it, or, at the Landlock-only
+ *     level, put an object with rules of its own there), and every path
+ *     is pinned by descriptor while it still names what resolution saw.
  *  2. unshare user+mount+IPC+PID(+network) namespaces, identity id maps,
  *     private propagation. This is the first irreversible step: from here
  *     on a failure is EnforcementFailed (ENOSYS still says Unsupported).
@@ -291,8 +291,8 @@ static int apply_planned(const sandy_resolved *r, const sandy_plan *p,
 	if (watch->fd >= 0 && (level != SANDY_APPLY_FULL || !VIEW_LAYER))
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 				  "watched names need the full level");
-	if (level == SANDY_APPLY_FULL && VIEW_LAYER &&
-	    sandy_watch_hold(watch, p->view.holds, p->view.n_holds, err) != 0)
+	if ((level == SANDY_APPLY_LANDLOCK_ONLY ? LANDLOCK_LAYER : VIEW_LAYER) &&
+	    sandy_watch_hold(watch, p->holds, p->n_holds, err) != 0)
 		return -1;
 	if (sandy_procs_begin(&procs, w->words, w->n, watch, err) != 0)
 		return -1;

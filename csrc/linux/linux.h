@@ -222,6 +222,8 @@ typedef struct sandy_procs {
 					 * runs and once it has ended */
 	size_t n_mounted;
 	long lifted;                    /* the first of them gone, or -1 */
+	int end_signal;                 /* what ends the inner supervisor's
+					 * run when the watch trips */
 } sandy_procs;
 
 /* Before the first fork, nothing changed yet (PreparationFailed): the

@@ -377,24 +377,37 @@ static bool writable_around(const sandy_resolved *r, const char *p)
 	return false;
 }
 
-/* Deny i (deny_subtrees, then deny_write_exact) held, when it needs it. */
-static void plan_hold(const sandy_resolved *r, sandy_view_plan *out, size_t i)
+int sandy_plan_holds(const sandy_resolved *r, bool with_view,
+		     sandy_hold **out, size_t *n, sandy_error *err)
 {
-	bool subtree = i < r->n_deny_subtrees;
-	size_t k = subtree ? i : i - r->n_deny_subtrees;
-	const sandy_rdeny *d = subtree ? &r->deny_subtrees[k]
-				       : &r->deny_write_exact[k];
-	const char *root = hold_root(r, d->canonical);
+	size_t nd = r->n_deny_subtrees + r->n_deny_write_exact;
 
-	if (root == NULL || strcmp(root, d->canonical) == 0 ||
-	    out->deny_hidden[i] ||
-	    (!subtree && !writable_around(r, d->canonical)))
-		return;
-	out->holds[out->n_holds++] = (sandy_hold){
-		.root = root, .path = d->canonical, .expect = &d->expect,
-		.writable = writable_above(r, d->canonical),
-		.section = subtree ? "deny_subtrees" : "deny_write_exact",
-		.index = k};
+	*n = 0;
+	*out = calloc(nd + 1, sizeof(**out));
+	if (*out == NULL)
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "plan: out of memory");
+	for (size_t i = 0; i < nd; i++) {
+		bool subtree = i < r->n_deny_subtrees;
+		size_t k = subtree ? i : i - r->n_deny_subtrees;
+		const sandy_rdeny *d = subtree ? &r->deny_subtrees[k]
+					       : &r->deny_write_exact[k];
+		const char *root = hold_root(r, d->canonical);
+
+		if (root == NULL || strcmp(root, d->canonical) == 0 ||
+		    hidden_by_other_deny(r, i, d->canonical) ||
+		    (!subtree && !writable_around(r, d->canonical)))
+			continue;
+		(*out)[(*n)++] = (sandy_hold){
+			.root = root, .path = d->canonical,
+			.expect = &d->expect,
+			.writable = with_view ? writable_above(r, d->canonical)
+					      : NULL,
+			.section = subtree ? "deny_subtrees"
+					   : "deny_write_exact",
+			.index = k};
+	}
+	return 0;
 }
 
 int sandy_plan_view(const sandy_resolved *r, sandy_view_plan *out,
@@ -405,9 +418,7 @@ int sandy_plan_view(const sandy_resolved *r, sandy_view_plan *out,
 	memset(out, 0, sizeof(*out));
 	out->items = calloc(r->n_grants + r->n_execs + 1, sizeof(*out->items));
 	out->deny_hidden = calloc(nd + 1, sizeof(*out->deny_hidden));
-	out->holds = calloc(nd + 1, sizeof(*out->holds));
-	if (out->items == NULL || out->deny_hidden == NULL ||
-	    out->holds == NULL) {
+	if (out->items == NULL || out->deny_hidden == NULL) {
 		sandy_view_plan_free(out);
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 				  "plan: out of memory");
@@ -436,7 +447,6 @@ int sandy_plan_view(const sandy_resolved *r, sandy_view_plan *out,
 						  .canonical;
 
 		out->deny_hidden[i] = hidden_by_other_deny(r, i, p);
-		plan_hold(r, out, i);
 		/* at most one ancestor per path component of each deny */
 		for (const char *s = p; *s; s++)
 			out->anc_slots += *s == '/';
@@ -451,7 +461,6 @@ void sandy_view_plan_free(sandy_view_plan *p)
 {
 	free(p->items);
 	free(p->deny_hidden);
-	free(p->holds);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -484,7 +493,9 @@ int sandy_make_plan(const sandy_resolved *r, const sandy_host_facts *f,
 		return sandy_fail(err, SANDY_ERR_UNSUPPORTED,
 				  "a private temp area needs the full level");
 	}
-	if (f->with_view && sandy_plan_view(r, &out->view, err) != 0) {
+	if ((f->with_view && sandy_plan_view(r, &out->view, err) != 0) ||
+	    sandy_plan_holds(r, f->with_view, &out->holds, &out->n_holds,
+			     err) != 0) {
 		sandy_plan_free(out);
 		return -1;
 	}
@@ -509,5 +520,6 @@ void sandy_plan_free(sandy_plan *p)
 {
 	sandy_ll_plan_free(&p->landlock);
 	sandy_view_plan_free(&p->view);
+	free(p->holds);
 	memset(p, 0, sizeof(*p));
 }

@@ -120,13 +120,17 @@ typedef struct sandy_view_item {
 	bool exact_grant; /* an exact grant names it (a device keeps dev) */
 } sandy_view_item;
 
-/* A deny the view holds with a mount on its object. The host's rename
- * or removal of any name between the outermost grant above it (mounted
- * from its descriptor on the view's own root, which nothing outside
- * renames) and the object detaches that mount in every namespace, so the
- * outer process watches those names (watch.c) and ends the run when an
- * object appears at one, or when one goes where the command could then
- * make its own (a directory it may write). */
+/* A deny that a host's change of a name on its way can lift. At the full
+ * level the view holds it with a mount on its object, and the host's
+ * rename or removal of any name between the outermost grant above it
+ * (mounted from its descriptor on the view's own root, which nothing
+ * outside renames) and the object detaches that mount in every namespace.
+ * At the Landlock-only level sibling expansion keeps it: a new object at
+ * such a name has no rule, but one that existed at launch keeps its own
+ * wherever the host moves it. So the outer process watches those names
+ * (watch.c) and ends the run when an object comes to one, or when one
+ * goes where the command could then make its own (a directory it may
+ * write; none at the Landlock-only level). */
 typedef struct sandy_hold {
 	const char *root;              /* that grant's path */
 	const char *path;              /* the denied object's, beneath it */
@@ -147,11 +151,6 @@ typedef struct sandy_view_plan {
 	bool *deny_hidden;
 	size_t n_denies, n_deny_subtrees;
 	size_t anc_slots; /* bound on the directories bound onto themselves */
-	/* the denies that act on an object of a mount the host can rename
-	 * (a deny_write_exact only where something around it is writable:
-	 * a new object elsewhere is read-only already) */
-	sandy_hold *holds;
-	size_t n_holds;
 	/* the counts of the policy planned, which the view's pins must have
 	 * (sandy_view_build refuses another policy's pins) */
 	size_t n_grants, n_execs;
@@ -183,10 +182,21 @@ unsigned sandy_plan_seccomp(const sandy_resolved *r,
 
 /* ---- the whole plan --------------------------------------------------- */
 
+/* The denies of r a host's change of a name on their way can lift, at
+ * the full level (with_view) or the Landlock-only one: those a subtree
+ * grant shows, below its root, that no wider deny hides (a
+ * deny_write_exact only where something around it is writable: a new
+ * object elsewhere is read-only already). *out is malloc'd; 0, or -1
+ * (PreparationFailed) when out of memory. */
+int sandy_plan_holds(const sandy_resolved *r, bool with_view,
+		     sandy_hold **out, size_t *n, sandy_error *err);
+
 typedef struct sandy_plan {
 	bool with_view;
 	sandy_ll_plan landlock;
 	sandy_view_plan view; /* empty at the Landlock-only level */
+	sandy_hold *holds;    /* sandy_plan_holds */
+	size_t n_holds;
 	unsigned seccomp_variant;
 } sandy_plan;
 

@@ -146,7 +146,8 @@ int sandy_procs_begin(sandy_procs *s, char **words, size_t n_words,
 
 	*s = (sandy_procs){.words = words, .n_words = n_words, .link = -1,
 			   .tty = -1, .watch = watch,
-			   .tripped = {SANDY_TRIP_NONE, 0}, .lifted = -1};
+			   .tripped = {SANDY_TRIP_NONE, 0}, .lifted = -1,
+			   .end_signal = SIGKILL};
 	wipe_words(s);
 	for (int fd = 0; fd <= 2 && s->tty < 0; fd++)
 		if (tcgetpgrp(fd) == getpgrp())
@@ -209,7 +210,7 @@ static void note_foreground(sandy_procs *s, pid_t sender)
 static int end_run(pid_t child, sandy_procs *s, sandy_trip tripped)
 {
 	s->tripped = tripped;
-	kill(child, SIGKILL);
+	kill(child, s->end_signal);
 	return wait_plainly(child);
 }
 
@@ -616,6 +617,9 @@ int sandy_procs_reaper(sandy_procs *s, sandy_error *err)
 	pid_t reaper;
 
 	reaper = fork_inner(s, "fork of the reaper", err);
+	/* (the reaper ends its run by the signal it takes for the outer
+	 * process's death: killed, it would leave the command's processes) */
+	s->end_signal = OUTER_GONE;
 	if (reaper > 0)
 		return sandy_procs_outer(s, reaper, err);
 	return reaper < 0 ? -1 : become_reaper(s, err);

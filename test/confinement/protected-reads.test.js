@@ -511,7 +511,7 @@ t.test('probe says which protections each backend keeps, and by what', async (t)
   const by = Object.fromEntries(report.candidates.map((c) => [c.name, c.protections]))
   t.same(by.sandy, { files: 'view', sockets: 'view', environment: 'launcher', writes: 'view', replaced: 'watch' })
   t.same(by.bwrap, { files: 'guard', sockets: 'guard', environment: 'guard', writes: 'guard', replaced: 'watch' })
-  t.same(by.landlock, { files: 'landlock', sockets: null, environment: 'launcher', writes: null, replaced: 'landlock' })
+  t.same(by.landlock, { files: 'landlock', sockets: null, environment: 'launcher', writes: null, replaced: 'watch' })
   t.same(by.seatbelt, { files: 'seatbelt', sockets: 'seatbelt', environment: 'shim', writes: 'seatbelt', replaced: 'seatbelt' })
   for (const c of report.candidates.filter((x) => x.usable && x.protections.sockets === null)) {
     t.match(c.reason, /does not keep host-sockets out of reach/, `${c.name}'s note names what it does not keep`)

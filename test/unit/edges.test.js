@@ -89,7 +89,7 @@ t.test('a backend that cannot keep a protection: noted, dropped from the default
   const { createLocalSandboxProvider } = t.mockRequire('../../lib/provider.js', { '../../lib/probe.js': { probe: () => report } })
   const request = { mode: 'workspace-write', workspaceRoot: dir }
   const landlock = createLocalSandboxProvider({ backend: 'landlock' })
-  t.equal(landlock.probe().candidates.find((c) => c.name === 'landlock').reason, 'Landlock (test); it does not keep host-sockets out of reach; it does not keep git\'s hooks and config or a home\'s start-up files read-only (protected writes); a protected path the host replaces during a run stays protected (the new object has no rule)', 'its verdict says what it leaves, and what a replacement by the host meets')
+  t.equal(landlock.probe().candidates.find((c) => c.name === 'landlock').reason, 'Landlock (test); it does not keep host-sockets out of reach; it does not keep git\'s hooks and config or a home\'s start-up files read-only (protected writes); a protected path the host replaces during a run ends the run (watched: a window of one signal and a kill remains)', 'its verdict says what it leaves, and what a replacement by the host meets')
   t.equal(createLocalSandboxProvider({ backend: 'sandy' }).probe().candidates.find((c) => c.name === 'sandy').reason.includes('does not keep'), false, 'control: the sandy backend keeps them all')
   const defaults = landlock.confine(['true'], request)
   t.equal(defaults.argv[0], sandy.createLocalSandboxProvider({ backend: 'sandy' }).confine(['true'], request).argv[0], 'the defaults confine: host-sockets is dropped, not asked for')

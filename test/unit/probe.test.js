@@ -301,7 +301,7 @@ t.test('sandy probe --json', async (t) => {
   t.equal(parsed.userNamespaces, true)
   const { warnings, package: pkg, protections, ...facts } = parsed
   t.same(facts, report, 'same report as the library')
-  t.same(protections.landlock, { files: 'landlock', sockets: null, environment: 'launcher', writes: null, replaced: 'landlock' }, 'and what keeps each protection, per backend')
+  t.same(protections.landlock, { files: 'landlock', sockets: null, environment: 'launcher', writes: null, replaced: 'watch' }, 'and what keeps each protection, per backend')
   t.equal(pkg.version, require('../../package.json').version, 'and the package\'s version')
   t.ok(Array.isArray(warnings), 'and what a workspace-write run in the current directory leaves unprotected')
   t.equal(res.stdout, JSON.stringify(parsed, null, 2) + '\n')
@@ -357,7 +357,7 @@ t.test('cli main() in-process', async (t) => {
   t.match(c.o.out, new RegExp(`\\n {2}auto selects +${AUTO ?? 'nothing'}\\b.*\\n\\nHost facts\\n {2}platform +linux\\n`))
   t.match(c.o.out, /\nBackends\n {2}BACKEND +USABLE +ENFORCEMENT +REASON\n/)
   t.match(c.o.out, /\nProtections\n {2}BACKEND +CREDENTIAL FILES +HOST SOCKETS +SECRET VARIABLES +PROTECTED WRITES +HOST REPLACES ONE\n {2}sandy +view +view +launcher +view +watch\n/)
-  t.match(c.o.out, /\n {2}landlock +landlock +no +launcher +no +landlock\n/, 'no where a backend cannot keep one')
+  t.match(c.o.out, /\n {2}landlock +landlock +no +launcher +no +watch\n/, 'no where a backend cannot keep one')
   c = io()
   t.equal(await main(['probe', '--help'], c.io), 0)
   t.match(c.o.out, /^Usage:\n {2}sandy probe \[--json\] \[--root DIR\]\n/)
@@ -385,9 +385,9 @@ t.test('table rendering of failures', async (t) => {
   Object.assign(broken, { landlockAbi: 0, userNamespaces: false, userNamespacesDetail: 'unshare: Operation not permitted' })
   broken.bwrap = { found: true, path: '/usr/bin/bwrap', version: '', works: false, detail: 'exit status 1' }
   broken.backends.sandy = { usable: false, enforcement: null, reason: 'nope' }
-  broken.protections = { sandy: { files: 'view', sockets: 'view', environment: 'launcher', replaced: 'watch' }, other: { files: null, sockets: null, environment: null, replaced: 'landlock' } }
+  broken.protections = { sandy: { files: 'view', sockets: 'view', environment: 'launcher', replaced: 'watch' }, other: { files: null, sockets: null, environment: null, replaced: 'seatbelt' } }
   let out = formatProbe(broken)
-  t.match(out, /\n {2}other +no +no +no +no +landlock\n/, 'a protection nothing keeps reads "no"')
+  t.match(out, /\n {2}other +no +no +no +no +seatbelt\n/, 'a protection nothing keeps reads "no"')
   t.match(out, /^Package\n {2}sandy-native +9\.9\.9\n {2}addon +\/a\/sandy\.node\n {2}launcher +none: the launcher is missing\n {2}runs as +none: no copy\n {2}auto selects +nothing: no backend is usable\n/)
   t.match(out, /Landlock ABI +0\n/)
   t.match(out, /user namespaces +no \(unshare: Operation not permitted\)\n/)
