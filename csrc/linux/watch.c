@@ -2,11 +2,12 @@
  * - the protected names that did not exist at confine (policy_argv.h's
  *   --watch: a repository's commondir or config.worktree, which git reads
  *   as soon as they exist; docs/protected-writes.md), and
- * - the names on the way to each deny the view holds with a mount on its
- *   object (plan.h's sandy_hold, the guard's protected paths): the host's
- *   rename or removal of any of them detaches that mount in every
- *   namespace, and the new object at the name would have the rights of
- *   the grant around it (docs/deny-durability.md).
+ * - the names on the way to each deny (plan.h's sandy_hold, the guard's
+ *   protected paths): the host's rename or removal of any of them
+ *   detaches the view's mount on the object in every namespace, and the
+ *   new object at the name would have the rights of the grant around it;
+ *   at the Landlock-only level an object that existed at launch keeps its
+ *   own rules wherever the host moves it (docs/deny-durability.md).
  *
  * Order, and why:
  *  1. Before any namespace (sandy_watch_open, sandy_watch_hold): each
@@ -21,7 +22,8 @@
  *     pinned: from then on, any change on the way is an event. (A
  *     directory this uid may not read cannot be watched: one of another
  *     uid's that this one may not write either is passed over, since only
- *     that uid or root can change its names; any other fails the launch.)
+ *     that uid or root can change its names, and the directory below it
+ *     answers for its own move or removal; any other fails the launch.)
  *     The descriptors are closed again: the launcher refuses inherited
  *     directory descriptors, and the command must never hold one.
  *  2. In the outer process, once its supervised signals are blocked
@@ -34,9 +36,9 @@
  *     it could then make its own), a --watch directory moved or gone, or
  *     events lost trip the watch, and the outer process kills the whole
  *     run. It reads no further once one has: a command making events as
- *     fast as they are read must not keep it reading (WATCH_READS_MAX). A name made and
- *     removed again between two reads trips it all the same: the run ends
- *     on what it tried. Once the run is gone the events left are read
+ *     fast as they are read must not keep it reading (WATCH_READS_MAX).
+ *     A name made and removed again between two reads trips it all the
+ *     same: the run ends on what it tried. Once the run is gone the events left are read
  *     too: a replacement the command outlived by a moment still fails it.
  *  4. Once the run is gone, however it ended (sandy_watch_present, then
  *     sandy_watch_remove): every --watch name looked for again through
