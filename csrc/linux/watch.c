@@ -38,8 +38,9 @@
  *     run. It reads no further once one has: a command making events as
  *     fast as they are read must not keep it reading (WATCH_READS_MAX).
  *     A name made and removed again between two reads trips it all the
- *     same: the run ends on what it tried. Once the run is gone the events left are read
- *     too: a replacement the command outlived by a moment still fails it.
+ *     same: the run ends on what it tried. Once the run is gone the
+ *     events left are read too: a replacement the command outlived by a
+ *     moment still fails it.
  *  4. Once the run is gone, however it ended (sandy_watch_present, then
  *     sandy_watch_remove): every --watch name looked for again through
  *     its directory, opened again without following a symlink and
