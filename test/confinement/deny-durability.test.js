@@ -362,7 +362,10 @@ for (const user of users()) {
 }
 
 // A command that makes a directory on the way unsearchable (its own, in
-// the workspace), working from beneath it, does not blind the look.
+// the workspace), working from beneath it, does not blind the look: what
+// the look can no longer search counts as gone, so the run ends, at the
+// host's replacement or at the first look after the chmod, whichever
+// comes first (round 1 may not even print).
 for (const user of users()) {
   if (backendsFor(t, user, ['sandy']).length === 0) continue
   t.test(`a directory on the way made unsearchable does not blind the init's look [${user.name}]`, async (t) => {
@@ -373,8 +376,7 @@ for (const user of users()) {
       fs.renameSync(path.join(ws, 'deep/er/.key.saving'), path.join(ws, 'deep/er/key'))
     })
     fs.chmodSync(path.join(ws, 'deep'), 0o755)
-    t.match(r.stdout, /read key: denied, .*Permission denied\nround 1\n/, `round 1 ran, denied (${describe(r)})`)
-    t.notMatch(r.stdout, /NEW-KEY|round 2/, 'the new key was not read')
+    t.notMatch(r.stdout, /NEW-KEY|round 2|read key: (?!denied)/, `the new key was not read (${describe(r)})`)
     t.equal(r.code, 125)
     t.match(r.stderr, ENDED('deny_subtrees', 2))
 
