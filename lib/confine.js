@@ -3,7 +3,6 @@
 // enforced by the launcher (which applies the policy to itself, then execs
 // the argv). Everything that can be checked before the spawn is checked
 // here, so a policy that cannot be enforced fails in the caller, not later.
-const fs = require('node:fs')
 const binding = require('./binding')
 const { SandboxError } = require('./errors')
 const { SandboxPolicy, cwdBytes } = require('./policy')
@@ -54,24 +53,6 @@ function verifiedRunner () {
   }
 }
 
-// A writable grant that holds the parent of one of the user's launcher copy
-// directories (made or not) is refused before any argv exists, by device
-// and inode; the launcher refuses it again (csrc/linux/self.c).
-function refuseCopyParents (policy, cwd) {
-  const parents = binding.copyParents()
-  for (const g of policy.resolve({ cwd }).grants) {
-    if (g.access !== 'read_write') continue
-    let st
-    try {
-      st = fs.statSync(g.path, { bigint: true })
-    /* c8 ignore next 3: the path went between its resolution and this stat */
-    } catch {
-      continue
-    }
-    if (parents.has(`${st.dev}:${st.ino}`)) throw new SandboxError('InvalidPolicy', 'a writable grant holds the parent of a launcher copy directory')
-  }
-}
-
 // The implementation, with the launcher and the probe injectable for the
 // test suite (a build with one layer switched off is run against the same
 // cases). Production callers use confinePolicy, which takes neither.
@@ -89,15 +70,17 @@ function confineWith (argv, policy, options = {}, inject = {}) {
   // view, even where a grant makes their surroundings writable (the
   // launcher protects its own directory too).
   const native = binding.guardedDirs(runner).reduce((p, dir) => p.denyWriteExact(dir), policy).toNative()
-  refuseCopyParents(policy, cwdArg)
   // One crossing (csrc/addon/confine.c): resolved against cwd, refused
-  // unless a grant covers it, every resolved entry pinned by the key the
-  // launcher's own resolution gives it, with its path and the object it
-  // names now (policy_argv.h --pin/--pinned): the launcher refuses to run
-  // when any names another object, or when an entry of its own resolution
-  // does not match the pin of its key.
+  // unless a grant covers it, or when a writable grant holds the parent of
+  // one of the user's launcher copy directories (made or not: by device
+  // and inode; the launcher refuses it again, csrc/linux/self.c); every
+  // resolved entry pinned by the key the launcher's own resolution gives
+  // it, with its path and the object it names now (policy_argv.h
+  // --pin/--pinned): the launcher refuses to run when any names another
+  // object, or when an entry of its own resolution does not match the pin
+  // of its key.
   const nonce = newNonce()
-  const r = binding.addon.confinePolicy(native, cwdArg, nonce)
+  const r = binding.addon.confinePolicy(native, cwdArg, nonce, [...binding.copyParents()])
   if (r.error) throw new SandboxError(r.error.kind, r.error.message)
   const full = checkArgvSize([runner, ...r.argv, '--', ...argv], (why) => new SandboxError('InvalidPolicy', why))
   return Object.freeze({

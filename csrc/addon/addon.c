@@ -582,24 +582,71 @@ static napi_value get_nonce(napi_env env, napi_value v, char *buf, size_t size)
 	return v;
 }
 
-/* confinePolicy(policy, cwd, nonce) -> {argv: string[]} | {error}: the
- * launcher's words after its path, resolved, checked and pinned in this
- * one call (confine.h). */
+/* The objects no read_write grant may name (lib/confine.js: the parents
+ * of the user's launcher copy directories): an array of at most
+ * REFUSED_MAX "DEV:INO" strings, into ids. */
+#define REFUSED_MAX 64
+typedef struct id_list {
+	char id[REFUSED_MAX][SANDY_PIN_ID_BYTES];
+	const char *p[REFUSED_MAX];
+	size_t n;
+} id_list;
+
+static napi_value bad_ids(napi_env env)
+{
+	napi_throw_range_error(env, "ESANDYARGS",
+			       "refused objects: at most 64 dev:ino strings");
+	return NULL;
+}
+
+static napi_value get_ids(napi_env env, napi_value v, id_list *l)
+{
+	uint32_t len;
+	size_t got;
+
+	if (get_length(env, v, &len) == NULL)
+		return NULL;
+	if (len > REFUSED_MAX)
+		return bad_ids(env);
+	for (uint32_t i = 0; i < len; i++) {
+		napi_value e = get_element(env, v, i);
+		unsigned long long dev, ino;
+		char extra;
+
+		if (e == NULL)
+			return NULL;
+		CHECK(napi_get_value_string_utf8(env, e, l->id[i],
+						 SANDY_PIN_ID_BYTES, &got));
+		if (got + 1 >= SANDY_PIN_ID_BYTES ||
+		    sscanf(l->id[i], "%llu:%llu%c", &dev, &ino, &extra) != 2)
+			return bad_ids(env);
+		l->p[l->n++] = l->id[i];
+	}
+	return v;
+}
+
+/* confinePolicy(policy, cwd, nonce, refused) -> {argv: string[]} |
+ * {error}: the launcher's words after its path, resolved, checked and
+ * pinned in this one call (confine.h). */
 static napi_value confine_policy(napi_env env, napi_callback_info info)
 {
-	napi_value argv[3], out = NULL;
+	napi_value argv[4], out = NULL;
 	char nonce[SANDY_NONCE_MAX + 2];
+	static id_list refused;
 	sandy_policy p;
 	sandy_error err = {0};
 	char *cwd, **words;
 	size_t n = 0;
 
-	if (get_args(env, info, 3, argv) == NULL ||
-	    get_nonce(env, argv[2], nonce, sizeof(nonce)) == NULL)
+	refused.n = 0;
+	if (get_args(env, info, 4, argv) == NULL ||
+	    get_nonce(env, argv[2], nonce, sizeof(nonce)) == NULL ||
+	    get_ids(env, argv[3], &refused) == NULL)
 		return NULL;
 	if (read_policy_and_cwd(env, info, &p, &cwd) != NULL) {
 		words = sandy_confine_argv(&p, cwd, nonce[0] ? nonce : NULL,
-					   sandy_identify_nofollow, &n, &err);
+					   sandy_identify_nofollow, refused.p,
+					   refused.n, &n, &err);
 		if (words == NULL) {
 			out = sandbox_error_to_js(env, &err);
 		} else {

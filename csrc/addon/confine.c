@@ -96,8 +96,27 @@ out:
 	return words;
 }
 
+/* Whether a read_write grant names one of the refused objects (one that
+ * cannot be identified is pinned below, and fails there). */
+static bool writes_refused(const sandy_resolved *r, sandy_identify_fn identify,
+			   const char *const *refused, size_t n_refused)
+{
+	char id[SANDY_PIN_ID_BYTES];
+
+	for (size_t i = 0; i < r->n_grants; i++) {
+		if (r->grants[i].access != SANDY_ACCESS_READ_WRITE ||
+		    identify(r->grants[i].path, id) != 0)
+			continue;
+		for (size_t k = 0; k < n_refused; k++)
+			if (strcmp(id, refused[k]) == 0)
+				return true;
+	}
+	return false;
+}
+
 char **sandy_confine_argv(const sandy_policy *p, const char *cwd,
 			  const char *nonce, sandy_identify_fn identify,
+			  const char *const *refused, size_t n_refused,
 			  size_t *count, sandy_error *err)
 {
 	sandy_resolved r;
@@ -108,6 +127,10 @@ char **sandy_confine_argv(const sandy_policy *p, const char *cwd,
 	if (!sandy_resolved_covers_cwd(&r))
 		sandy_fail(err, SANDY_ERR_INVALID_POLICY,
 			   "the working directory must be covered by a grant");
+	else if (writes_refused(&r, identify, refused, n_refused))
+		sandy_fail(err, SANDY_ERR_INVALID_POLICY,
+			   "a writable grant holds the parent of a launcher "
+			   "copy directory");
 	else
 		words = encode(p, &r, nonce, identify, count, err);
 	sandy_resolved_free(&r);

@@ -38,7 +38,7 @@ static bool refused(sandy_policy *p, const char *cwd, sandy_identify_fn id,
 		    const char *want, sandy_error *err)
 {
 	size_t n;
-	char **words = sandy_confine_argv(p, cwd, NULL, id, &n, err);
+	char **words = sandy_confine_argv(p, cwd, NULL, id, NULL, 0, &n, err);
 
 	sandy_argv_free(words);
 	return words == NULL && err->kind == SANDY_ERR_INVALID_POLICY &&
@@ -51,7 +51,7 @@ static bool pinned_as_launcher_reads(sandy_policy *p, sandy_error *err)
 {
 	size_t n;
 	char **words = sandy_confine_argv(p, "/usr", "0123456789abcdef",
-					  fake_id, &n, err);
+					  fake_id, NULL, 0, &n, err);
 	sandy_launch l;
 	bool ok;
 
@@ -85,6 +85,34 @@ static bool pinned_as_launcher_reads(sandy_policy *p, sandy_error *err)
 	return ok;
 }
 
+/* fake_id gives /tmp "4:7" and /usr "4:7" too: only the read_write
+ * grant's object counts. */
+static bool writable_refused(sandy_error *err)
+{
+	const char *const ids[] = {"9:9", "4:7"};
+	sandy_policy p;
+	size_t n;
+	char **words;
+	bool ok;
+
+	sandy_policy_init(&p, SANDY_NETWORK_BLOCK_ALL);
+	sandy_policy_grant(&p, "/usr", 4, SANDY_ACCESS_READ, SANDY_SCOPE_SUBTREE);
+	words = sandy_confine_argv(&p, "/usr", NULL, fake_id, ids, 2, &n, err);
+	ok = words != NULL;
+	sandy_argv_free(words);
+	sandy_policy_grant(&p, "/tmp", 4, SANDY_ACCESS_READ_WRITE,
+			   SANDY_SCOPE_SUBTREE);
+	words = sandy_confine_argv(&p, "/usr", NULL, fake_id, ids, 1, &n, err);
+	ok = ok && words != NULL;
+	sandy_argv_free(words);
+	words = sandy_confine_argv(&p, "/usr", NULL, fake_id, ids, 2, &n, err);
+	ok = ok && words == NULL && err->kind == SANDY_ERR_INVALID_POLICY &&
+	     strcmp(err->message, "a writable grant holds the parent of a "
+				  "launcher copy directory") == 0;
+	sandy_policy_free(&p);
+	return ok;
+}
+
 int main(void)
 {
 	sandy_policy p, elsewhere;
@@ -106,10 +134,13 @@ int main(void)
 	sandy_policy_init(&elsewhere, SANDY_NETWORK_BLOCK_ALL);
 	sandy_policy_grant(&elsewhere, "relative", 8, SANDY_ACCESS_READ,
 			   SANDY_SCOPE_SUBTREE);
-	check(sandy_confine_argv(&elsewhere, "/usr", NULL, fake_id,
+	check(sandy_confine_argv(&elsewhere, "/usr", NULL, fake_id, NULL, 0,
 				 &(size_t){0}, &err) == NULL &&
 		      err.kind == SANDY_ERR_INVALID_POLICY,
 	      "a resolution error is returned as it is", &err);
+	check(writable_refused(&err),
+	      "a read_write grant naming a refused object is refused, a read "
+	      "one is not", &err);
 	check(pinned_as_launcher_reads(&p, &err),
 	      "every resolved entry is pinned in the launcher's spelling",
 	      &err);

@@ -428,7 +428,7 @@ for (const user of users()) {
       out.policy = tryIt(() => sandy.confinePolicy(['/bin/true'], policy, { cwd: '/usr' }))
       // (the launcher, handed such a policy's words directly)
       const launcher = sandy.createLocalSandboxProvider({ backend: 'sandy' }).confine(['true'], { mode: 'read-only', workspaceRoot: '/' }).argv[0]
-      const words = require(${JSON.stringify(path.join(ROOT, 'lib', 'binding.js'))}).addon.confinePolicy(policy.toNative(), Buffer.from('/usr'), 'ab'.repeat(16)).argv
+      const words = require(${JSON.stringify(path.join(ROOT, 'lib', 'binding.js'))}).addon.confinePolicy(policy.toNative(), Buffer.from('/usr'), 'ab'.repeat(16), []).argv
       out.grant = run([launcher, ...words, '--', '/bin/true'], { cwd: '/usr' })
       // (the control: unconfined, the user makes a directory there)
       const sibling = path.join(parent, 'sandy-native-control-' + process.pid)
@@ -827,7 +827,7 @@ for (const backend of BACKENDS) {
       const policy = new sandy.SandboxPolicy('allow_all').grant('/usr', 'read', 'subtree').allowExecute('/usr', 'subtree').grant('/var/cache', 'read_write', 'subtree')
       try { sandy.confinePolicy(['/bin/true'], policy, { cwd: '/var/cache' }); out.policy = 'allowed' } catch (e) { out.policy = e.message }
       // (the launcher, handed such a policy's words directly)
-      const words = require(${JSON.stringify(path.join(pkg, 'lib', 'binding.js'))}).addon.confinePolicy(policy.toNative(), Buffer.from('/var/cache'), 'ab'.repeat(16)).argv
+      const words = require(${JSON.stringify(path.join(pkg, 'lib', 'binding.js'))}).addon.confinePolicy(policy.toNative(), Buffer.from('/var/cache'), 'ab'.repeat(16), []).argv
       out.direct = run([copy, ...words, '--', '/bin/true'], { cwd: '/var/cache' })
       return out`, { isolate: true })
     t.notOk(got.thrown || got.crashed, `the script ran (${got.thrown || got.crashed})`)

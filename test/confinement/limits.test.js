@@ -37,7 +37,7 @@ t.test('confinePolicy refuses an argv above the stated size; one below runs', as
   t.equal(r.status, 0, 'just below the limit, the argv spawns and runs')
   // control: the largest policy the bounds allow makes an argv the kernel
   // refuses outright
-  const words = addon.confinePolicy(policyWith(dir, 1000).toNative(), Buffer.from('/usr'), 'ab'.repeat(16)).argv
+  const words = addon.confinePolicy(policyWith(dir, 1000).toNative(), Buffer.from('/usr'), 'ab'.repeat(16), []).argv
   const raw = spawnSync(small.argv[0], [...words, '--', '/usr/bin/true'], { cwd: '/usr' })
   t.equal(raw.error && raw.error.code, 'E2BIG', 'unchecked, such an argv fails to spawn with E2BIG')
 })
