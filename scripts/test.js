@@ -102,10 +102,11 @@ function sanitizerEnv (preloadDir) {
 // (which build-asan/ does not copy), the test net itself, and dsh's stack
 // (the adapter is JavaScript over the provider the suite already runs
 // there; dsh's processes are its own; dsh-peers.test.js's scratch projects
-// start node and npm without the sanitizer preload).
+// start node and npm without the sanitizer preload), and the benchmark's
+// table (it measures what the suite has run).
 const NOT_UNDER_ASAN = ['layers.test.js', 'c-coverage.test.js', 'native.test.js', 'threat-model.test.js', 'code-map.test.js', 'layering.test.js', 'docs.test.js', 'package.test.js',
   'strict.test.js', 'types.test.js', 'prebuild.test.js', 'install.test.js', 'workflow.test.js', 'dsh.test.js', 'dsh-peers.test.js',
-  'abi-caps.test.js']
+  'abi-caps.test.js', 'bench.test.js']
 
 const stages = []
 function stage (name, fn) {
