@@ -56,9 +56,6 @@
 #ifndef __NR_pidfd_open
 #define __NR_pidfd_open 434
 #endif
-#ifndef __NR_close_range
-#define __NR_close_range 436
-#endif
 #ifndef __NR_faccessat2
 #define __NR_faccessat2 439
 #endif
@@ -164,11 +161,6 @@ static inline int sys_faccessat2(int dirfd, const char *path, int mode,
 				 int flags)
 {
 	return (int)syscall(__NR_faccessat2, dirfd, path, mode, flags);
-}
-
-static inline int sys_close_range(unsigned int first, unsigned int last)
-{
-	return (int)syscall(__NR_close_range, first, last, 0);
 }
 
 static inline int sys_pidfd_open(pid_t pid, unsigned int flags)

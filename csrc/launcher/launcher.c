@@ -184,10 +184,8 @@ static void __attribute__((noreturn)) guard(int argc, char *argv[],
 				&err) != 0 ||
 	    (runner = sandy_guard_runner_argv(argv + g.runner, &err)) == NULL ||
 	    sandy_watch_open(g.watches, g.n_watches, &watch, &err) != 0 ||
-	    sandy_guard_hold(&g, protect, n_protect, &watch, &err) != 0)
-		die(&err, nonce);
-	sandy_watch_keep(&watch, argv + 1, (size_t)(g.runner - 1));
-	if (sandy_guard_enter(&g, protect, n_protect, &watch, mounted,
+	    sandy_guard_hold(&g, protect, n_protect, &watch, &err) != 0 ||
+	    sandy_guard_enter(&g, protect, n_protect, &watch, mounted,
 			      &n_mounted, &err) != 0 ||
 	    sandy_guard_fork_runner(argv + 1, (size_t)(g.runner - 1), &watch,
 				    mounted, n_mounted, &err) != 0)

@@ -294,7 +294,6 @@ static int apply_planned(const sandy_resolved *r, const sandy_plan *p,
 	if ((level == SANDY_APPLY_LANDLOCK_ONLY ? LANDLOCK_LAYER : VIEW_LAYER) &&
 	    sandy_watch_hold(watch, p->holds, p->n_holds, err) != 0)
 		return -1;
-	sandy_watch_keep(watch, w->words, w->n);
 	if (sandy_procs_begin(&procs, w->words, w->n, watch, err) != 0)
 		return -1;
 	return level == SANDY_APPLY_LANDLOCK_ONLY

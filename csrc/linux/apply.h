@@ -45,7 +45,6 @@ typedef struct sandy_mounted {
  * each deny the view holds. fd -1: nothing watched. */
 typedef struct sandy_watch {
 	int fd; /* inotify */
-	int gate; /* the keeper's gate (watch.c, step 2), or -1 */
 	size_t n; /* --watch names */
 	struct sandy_watched {
 		int wd;
@@ -79,13 +78,8 @@ typedef struct sandy_watch {
  * watch[i]) with nothing left open. n == 0 watches nothing. */
 int sandy_watch_open(const struct sandy_launch_watch *list, size_t n,
 		     sandy_watch *out, sandy_error *err);
-/* Once every name is watched, before any namespace: the keeper of the
- * instance's last close forked (watch.c, step 1), with words[0..n), the
- * launcher's own, wiped in its copy; none when nothing is watched, or
- * when it cannot be forked (the last close is then the caller's). */
-void sandy_watch_keep(sandy_watch *w, char *const *words, size_t n_words);
-/* Its descriptor and the keeper's gate closed (the inner supervisor's
- * copies); the names stay, the view's anchors among them. */
+/* Its descriptor closed (the inner supervisor's copy); the names stay,
+ * the view's anchors among them. */
 void sandy_watch_close(sandy_watch *w);
 
 /* Returns only in the process that is to exec the target (0), or with a

@@ -226,9 +226,6 @@ typedef struct sandy_procs {
 					 * run when the watch trips */
 } sandy_procs;
 
-/* The launcher's own words, once read, are nobody's business: zeroed
- * (the target's words after them stay). */
-void sandy_wipe_words(char *const *words, size_t n);
 /* Before the first fork, nothing changed yet (PreparationFailed): the
  * caller's mask and SIGCHLD disposition kept, the supervised signals
  * blocked (sigwaitinfo takes them), SIGCHLD reported, and with a watch

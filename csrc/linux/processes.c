@@ -130,10 +130,12 @@ static bool watching(const sandy_procs *s)
 	return s->watch != NULL && s->watch->fd >= 0;
 }
 
-void sandy_wipe_words(char *const *words, size_t n)
+/* The launcher's own words, once read, are nobody's business. The
+ * target's words after them stay. */
+static void wipe_words(const sandy_procs *s)
 {
-	for (size_t i = 0; i < n; i++)
-		memset(words[i], 0, strlen(words[i]));
+	for (size_t i = 0; i < s->n_words; i++)
+		memset(s->words[i], 0, strlen(s->words[i]));
 }
 
 int sandy_procs_begin(sandy_procs *s, char **words, size_t n_words,
@@ -146,7 +148,7 @@ int sandy_procs_begin(sandy_procs *s, char **words, size_t n_words,
 			   .tty = -1, .watch = watch,
 			   .tripped = {SANDY_TRIP_NONE, 0}, .lifted = -1,
 			   .end_signal = SIGKILL};
-	sandy_wipe_words(s->words, s->n_words);
+	wipe_words(s);
 	for (int fd = 0; fd <= 2 && s->tty < 0; fd++)
 		if (tcgetpgrp(fd) == getpgrp())
 			s->tty = fd;

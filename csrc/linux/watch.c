@@ -25,17 +25,7 @@
  *     that uid or root can change its names, and the directory below it
  *     answers for its own move or removal; any other fails the launch.)
  *     The descriptors are closed again: the launcher refuses inherited
- *     directory descriptors, and the command must never hold one. Last,
- *     still in the host's namespaces, a keeper is forked: it holds one
- *     more copy of the instance and nothing else until the outer process
- *     is gone (a gate, a pipe whose write end only the outer process
- *     keeps). The last close of an instance that had watches waits for the
- *     kernel to free them (fsnotify's mark reaper, an SRCU grace period:
- *     5 to 20 ms here, more than the rest of a launch); the keeper's exit
- *     pays it, not the exit the caller waits for. The keeper runs nothing
- *     of the command's, and outlives the launcher by that wait alone;
- *     without one (pipe2 or fork failing) the last close is the outer
- *     process's, only slower.
+ *     directory descriptors, and the command must never hold one.
  *  2. In the outer process, once its supervised signals are blocked
  *     (sandy_watch_arm): the inotify descriptor signals SIGIO to it, which
  *     its sigwaitinfo loop takes with the others (processes.c). The inner
@@ -200,7 +190,7 @@ static void release(sandy_watch *w)
 int sandy_watch_open(const struct sandy_launch_watch *list, size_t n,
 		     sandy_watch *out, sandy_error *err)
 {
-	*out = (sandy_watch){.fd = -1, .gate = -1};
+	*out = (sandy_watch){.fd = -1};
 	if (n == 0)
 		return 0;
 	if (n > SANDY_WATCHES_MAX)
@@ -322,41 +312,11 @@ static int hold_one(sandy_watch *w, const sandy_hold *h, size_t k,
 					"confine");
 }
 
-/* The keeper of step 1: forked with the descriptor and the gate's read
- * end and nothing else, the launcher's words wiped in its copy too
- * (processes.c), it waits for the gate to close and ends. */
-void sandy_watch_keep(sandy_watch *w, char *const *words, size_t n_words)
+int sandy_watch_hold(sandy_watch *w, const sandy_hold *h, size_t n,
+		     sandy_error *err)
 {
-	int gate[2];
-	pid_t keeper;
-
-	if (w->fd < 0 || pipe2(gate, O_CLOEXEC) != 0)
-		return;
-	keeper = fork();
-	if (keeper == 0) {
-		char c;
-		int lo = gate[0] < w->fd ? gate[0] : w->fd;
-		int hi = gate[0] < w->fd ? w->fd : gate[0];
-
-		sandy_wipe_words(words, n_words);
-		if ((lo == 0 || sys_close_range(0, (unsigned)lo - 1) == 0) &&
-		    (hi == lo + 1 ||
-		     sys_close_range((unsigned)lo + 1, (unsigned)hi - 1) == 0) &&
-		    sys_close_range((unsigned)hi + 1, ~0U) == 0)
-			while (read(gate[0], &c, 1) < 0 && errno == EINTR)
-				;
-		_exit(0);
-	}
-	close(gate[0]);
-	if (keeper > 0)
-		w->gate = gate[1];
-	else
-		close(gate[1]);
-}
-
-static int hold_all(sandy_watch *w, const sandy_hold *h, size_t n,
-		    sandy_error *err)
-{
+	if (n == 0 || !WATCH_HOLDS)
+		return 0;
 	if (watch_init(w, err) != 0)
 		return -1;
 	w->held = calloc(n, sizeof(*w->held));
@@ -374,13 +334,6 @@ static int hold_all(sandy_watch *w, const sandy_hold *h, size_t n,
 	return 0;
 }
 
-int sandy_watch_hold(sandy_watch *w, const sandy_hold *h, size_t n,
-		     sandy_error *err)
-{
-	return n > 0 && WATCH_HOLDS ? hold_all(w, h, n, err) : 0;
-}
-
-
 int sandy_watch_arm(const sandy_watch *w)
 {
 	if (w == NULL || w->fd < 0)
@@ -395,10 +348,6 @@ void sandy_watch_close(sandy_watch *w)
 	if (w != NULL && w->fd >= 0) {
 		close(w->fd);
 		w->fd = -1;
-	}
-	if (w != NULL && w->gate >= 0) {
-		close(w->gate);
-		w->gate = -1;
 	}
 }
 

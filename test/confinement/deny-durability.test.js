@@ -19,7 +19,7 @@ const t = require('tap')
 const fs = require('node:fs')
 const path = require('node:path')
 const { spawn, spawnSync, execFileSync } = require('node:child_process')
-const { users, backendsFor, withSanitizerEnv, describe, confine, watchKeepers, fdsOf } = require('../helpers/sandbox.js')
+const { users, backendsFor, withSanitizerEnv, describe, confine } = require('../helpers/sandbox.js')
 const { confineAs } = require('../helpers/seam-run.js')
 const { patience } = require('../helpers/patience.js')
 const { SandboxPolicy, classifyExit } = require('../..')
@@ -498,50 +498,5 @@ for (const user of users()) {
         t.match(r.stdout.slice(r.stdout.indexOf('round 1\n')), /round 1\n$/, 'while the confined run ended after round 1')
       })
     }
-  }
-}
-
-// The last close of the watch's inotify instance waits for the kernel to
-// free its watches (an SRCU grace period, longer than the rest of a
-// launch): a keeper the launcher forks before any namespace holds a copy,
-// so that the wait is its exit's, not the one the caller waits for
-// (watch.c, step 1). While the command runs, one child of the launcher
-// holds the instance, with nothing else (none of the caller's streams,
-// which would keep the caller reading), in the host's namespaces, and
-// without the launcher's words (the nonce); once the launcher is gone,
-// the keeper ends too (or is a zombie of a pid 1 that does not reap: its
-// descriptors are closed all the same).
-const ended = (pid) => {
-  try {
-    return /^State:\s+Z/m.test(fs.readFileSync(`/proc/${pid}/status`, 'utf8'))
-  } catch { return true }
-}
-
-for (const user of users()) {
-  for (const backend of backendsFor(t, user, ['sandy', 'bwrap', 'landlock'])) {
-    t.test(`the watch's last close is a keeper's, which holds nothing else and ends with the launcher [${backend}, ${user.name}]`, async (t) => {
-      const ws = seamWorld(user)
-      const c = confineAs(user, { HOME: '/nonexistent' }, { backend, protect: [], denyRead: [path.join(ws, 'secret.txt')] }, loop([tryRead('secret.txt')]), { mode: 'workspace-write', workspaceRoot: ws })
-      t.notOk(c.error, `confined (${c.error && c.error.message})`)
-      const nonce = c.argv[c.argv.indexOf('--nonce') + 1]
-      const full = [...user.wrap, ...c.argv]
-      const child = spawn(full[0], full.slice(1), { cwd: ws, env: withSanitizerEnv(ENV), stdio: ['pipe', 'pipe', 'pipe'] })
-      let stdout = ''
-      await new Promise((resolve) => child.stdout.on('data', (d) => { stdout += d; if (stdout.includes('round 1\n')) resolve() }))
-      const ns = (pid) => ['pid', 'user', 'mnt'].map((k) => fs.readlinkSync(`/proc/${pid}/ns/${k}`))
-      const keepers = watchKeepers(child.pid).map((pid) => [pid, fdsOf(pid), ns(pid), fs.readFileSync(`/proc/${pid}/cmdline`, 'latin1')])
-      const closed = new Promise((resolve) => child.on('close', (code) => resolve(code)))
-      child.stdin.end('stop\n')
-      t.equal(await closed, 0, `the run went on to its end (${stdout.trim()})`)
-      t.equal(keepers.length, 1, 'one child of the launcher holds the watch, and no standard stream')
-      if (keepers.length !== 1) return
-      const [keeper, fds, its, cmdline] = keepers[0]
-      t.same(fds.map((f) => f.replace(/\[\d+\]/, '')).sort(), ['anon_inode:inotify', 'pipe:'], 'it holds the instance and its gate, and nothing else')
-      t.same(its, ns('self'), 'in the host\'s namespaces')
-      t.notOk(cmdline.includes(nonce), 'its argv shows no nonce')
-      // (bounded by the file's time limit alone: the kernel's wait)
-      while (!ended(keeper)) await new Promise((resolve) => setTimeout(resolve, 10))
-      t.pass('the keeper ended once the launcher was gone')
-    })
   }
 }

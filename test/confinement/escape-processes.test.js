@@ -15,7 +15,7 @@ const path = require('node:path')
 const crypto = require('node:crypto')
 const { spawn, spawnSync, execFileSync } = require('node:child_process')
 const {
-  users, setup, backendsFor, confineAs, withSanitizerEnv, plainNodeEnv, describe, watchKeepers,
+  users, setup, backendsFor, confineAs, withSanitizerEnv, plainNodeEnv, describe,
   escapeCase, basePolicy, tree, AccessMode, PathScope
 } = require('../helpers/sandbox.js')
 const { createLocalSandboxProvider } = require('../..')
@@ -219,11 +219,7 @@ async function started (argv, cwd, l, { detached = false } = {}) {
   // (what the command put in the background is there a moment after "up",
   // and the subshell of the double fork gone)
   while ([l.main, ...l.left].some((w) => byArgv(w).length !== 1)) await new Promise(setImmediate)
-  // (the watch's keeper, which runs nothing of the command's, is the
-  // launcher's and outlives it by the kernel's wait for the watches' end:
-  // deny-durability.test.js holds it to that)
-  const keepers = watchKeepers(s.child.pid)
-  const pids = [...new Set([...descendants(s.child.pid), ...l.left.flatMap(byArgv)])].filter((p) => !keepers.includes(p))
+  const pids = [...new Set([...descendants(s.child.pid), ...l.left.flatMap(byArgv)])]
   const holder = session([fx.pidfds, ...pids.map(String)], { cwd })
   await holder.until(/^ready$/m)
   let answers = 0

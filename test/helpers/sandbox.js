@@ -294,33 +294,7 @@ function allowedCase (t, fx, name, build) {
   }
 }
 
-// A process's descriptors, as /proc names them (null once it is gone).
-function fdsOf (pid) {
-  try {
-    return fs.readdirSync(`/proc/${pid}/fd`).map((fd) => fs.readlinkSync(`/proc/${pid}/fd/${fd}`))
-  } catch { return null }
-}
-
-// The children of a launcher (pid) that keep its watch's inotify instance
-// for the last close (csrc/linux/watch.c, step 1): they hold the instance
-// and no standard stream. Read while the launcher runs.
-function watchKeepers (pid) {
-  return fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map(Number).filter((p) => {
-    try {
-      const stat = fs.readFileSync(`/proc/${p}/stat`, 'latin1')
-      if (Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) !== pid) return false
-    } catch { return false }
-    try {
-      if (fs.readdirSync(`/proc/${p}/fd`).some((fd) => Number(fd) <= 2)) return false
-    } catch { return false }
-    const fds = fdsOf(p)
-    return fds !== null && fds.includes('anon_inode:inotify')
-  })
-}
-
 module.exports = {
-  fdsOf,
-  watchKeepers,
   SandboxPolicy,
   AccessMode,
   PathScope,
