@@ -56,6 +56,12 @@
 #ifndef __NR_pidfd_open
 #define __NR_pidfd_open 434
 #endif
+#ifndef __NR_io_uring_setup
+#define __NR_io_uring_setup 425
+#endif
+#ifndef __NR_io_uring_register
+#define __NR_io_uring_register 427
+#endif
 #ifndef __NR_faccessat2
 #define __NR_faccessat2 439
 #endif
@@ -161,6 +167,19 @@ static inline int sys_faccessat2(int dirfd, const char *path, int mode,
 				 int flags)
 {
 	return (int)syscall(__NR_faccessat2, dirfd, path, mode, flags);
+}
+
+struct io_uring_params;
+static inline int sys_io_uring_setup(unsigned entries,
+				     struct io_uring_params *params)
+{
+	return (int)syscall(__NR_io_uring_setup, entries, params);
+}
+
+static inline int sys_io_uring_register(int ring, unsigned opcode,
+					const void *arg, unsigned n)
+{
+	return (int)syscall(__NR_io_uring_register, ring, opcode, arg, n);
 }
 
 static inline int sys_pidfd_open(pid_t pid, unsigned int flags)

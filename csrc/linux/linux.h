@@ -141,6 +141,9 @@ bool sandy_watch_remove(const sandy_watch *w, size_t i);
 /* Once the run is gone: the first watched name that is there, w->n when
  * a directory is not the one watched any more, or -1. */
 long sandy_watch_present(const sandy_watch *w);
+/* Once the verdict no longer needs it: its descriptor closed, the
+ * instance's last close left to the kernel (watch.c, step 5). */
+void sandy_watch_release(sandy_watch *w);
 
 /* Inside the new mount namespace, as the view plan says (plan.h), from
  * v, pinned from the same resolved policy: tmpfs root, cloned trees,

@@ -450,6 +450,7 @@ int sandy_procs_outer(sandy_procs *s, pid_t inner, sandy_error *err)
 	status = supervise(inner, 0, s, NULL);
 	give_back_terminal(s);
 	removed = remove_watched(s);
+	sandy_watch_release(s->watch);
 	if (t->what == SANDY_TRIP_LOST)
 		return sandy_fail(err, SANDY_ERR_ENFORCEMENT_FAILED,
 				  "a watched directory was moved, or its events "

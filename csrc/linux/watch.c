@@ -49,6 +49,17 @@
  *     directory, atomically, whatever it holds, then removed as far as it
  *     can be. Nothing of the run is left to make one again. A held name's
  *     new object is the host's, and stays.
+ *  5. Then the descriptor is let go (sandy_watch_release). The last close
+ *     of an instance that had watches waits for the kernel to free them
+ *     (fsnotify's mark reaper, an SRCU grace period: up to 20 ms on the
+ *     reference machine when launches follow each other, more than the
+ *     rest of a launch), and the caller waits for this process's exit. So
+ *     the instance is first registered as the one file of an io_uring
+ *     that is closed at once: the ring's teardown, and with it the last
+ *     close, runs in a kernel worker, which nobody waits for. No process
+ *     of ours outlives the launcher for it. Where io_uring is refused (a
+ *     container's seccomp profile, kernel.io_uring_disabled), the close
+ *     is this process's own, only slower.
  * inotify sees every change to the inode, through any mount of it, the
  * view's included. Between the host's change and the run's end there is
  * a window (the kernel's delivery of one signal and a kill), measured by
@@ -58,6 +69,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <linux/io_uring.h>
 #include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
@@ -349,6 +361,23 @@ void sandy_watch_close(sandy_watch *w)
 		close(w->fd);
 		w->fd = -1;
 	}
+}
+
+void sandy_watch_release(sandy_watch *w)
+{
+	struct io_uring_params params;
+	int ring;
+
+	if (w == NULL || w->fd < 0)
+		return;
+	memset(&params, 0, sizeof(params));
+	ring = sys_io_uring_setup(1, &params);
+	if (ring >= 0) {
+		(void)sys_io_uring_register(ring, IORING_REGISTER_FILES, &w->fd,
+					    1);
+		close(ring);
+	}
+	sandy_watch_close(w);
 }
 
 /* Whether wd is a --watch name's directory. */

@@ -500,3 +500,40 @@ for (const user of users()) {
     }
   }
 }
+
+// The last close of the watch's inotify instance waits for the kernel to
+// free its watches (an SRCU grace period: up to 20 ms when launches follow
+// each other), and the caller waits for the launcher's exit. The launcher
+// registers the instance as the one file of an io_uring that it closes at
+// once, so that the ring's teardown in a kernel worker makes the last
+// close (watch.c, step 5), and no process of ours outlives the launcher
+// (escape-processes.test.js holds every one of them to that). strace
+// shows the process that made the instance hand it over.
+const ioUringRefused = (user) => {
+  let disabled = 0
+  try { disabled = Number(fs.readFileSync('/proc/sys/kernel/io_uring_disabled', 'utf8')) } catch {}
+  return disabled === 2 || (disabled === 1 && user.uid !== 0)
+}
+
+for (const user of users()) {
+  for (const backend of backendsFor(t, user, ['sandy', 'bwrap', 'landlock'])) {
+    t.test(`the watch's last close is left to the kernel [${backend}, ${user.name}]`, async (t) => {
+      const ws = seamWorld(user)
+      const c = confineAs(user, { HOME: '/nonexistent' }, { backend, protect: [], denyRead: [path.join(ws, 'secret.txt')] }, ['/bin/true'], { mode: 'workspace-write', workspaceRoot: ws })
+      t.notOk(c.error, `confined (${c.error && c.error.message})`)
+      const log = path.join(base, `strace-${serial++}`)
+      fs.writeFileSync(log, '')
+      chown(log, user)
+      const r = spawnSync(user.wrap[0] || 'strace', [...user.wrap.slice(1), ...(user.wrap.length ? ['strace'] : []), '-f', '-qq', '-e', 'trace=inotify_init1,io_uring_register', '-o', log, ...c.argv], { cwd: ws, env: withSanitizerEnv(ENV), encoding: 'utf8', timeout: patience(30000) })
+      t.equal(r.status, 0, `the run went on to its end (${describe(r)})`)
+      const lines = fs.readFileSync(log, 'utf8').split('\n')
+      const made = lines.map((l) => /^(\d+)\s+inotify_init1\(.*\) = (\d+)$/.exec(l)).filter(Boolean)
+      t.equal(made.length, 1, 'one process made an inotify instance')
+      if (made.length !== 1) return
+      const [, pid, fd] = made[0]
+      // (a kernel that refuses io_uring leaves the close to the launcher)
+      if (ioUringRefused(user)) return t.notOk(lines.some((l) => / io_uring_register\(.* = 0$/.test(l)), 'io_uring is refused here: no ring holds it')
+      t.ok(lines.some((l) => new RegExp(`^${pid}\\s+io_uring_register\\(\\d+, IORING_REGISTER_FILES, \\[${fd}\\], 1\\) = 0$`).test(l)), `that process registered it with an io_uring (${lines.filter((l) => l.includes('io_uring')).join('; ')})`)
+    })
+  }
+}
