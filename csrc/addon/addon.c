@@ -599,6 +599,17 @@ static napi_value bad_ids(napi_env env)
 	return NULL;
 }
 
+/* DIGITS ":" DIGITS, as sandy_pin_id writes it */
+static bool id_valid(const char *s)
+{
+	size_t dev = strspn(s, "0123456789");
+	size_t ino = dev > 0 && s[dev] == ':' ? strspn(s + dev + 1,
+						       "0123456789")
+					      : 0;
+
+	return ino > 0 && s[dev + 1 + ino] == '\0';
+}
+
 static napi_value get_ids(napi_env env, napi_value v, id_list *l)
 {
 	uint32_t len;
@@ -610,15 +621,12 @@ static napi_value get_ids(napi_env env, napi_value v, id_list *l)
 		return bad_ids(env);
 	for (uint32_t i = 0; i < len; i++) {
 		napi_value e = get_element(env, v, i);
-		unsigned long long dev, ino;
-		char extra;
 
 		if (e == NULL)
 			return NULL;
 		CHECK(napi_get_value_string_utf8(env, e, l->id[i],
 						 SANDY_PIN_ID_BYTES, &got));
-		if (got + 1 >= SANDY_PIN_ID_BYTES ||
-		    sscanf(l->id[i], "%llu:%llu%c", &dev, &ino, &extra) != 2)
+		if (got + 1 >= SANDY_PIN_ID_BYTES || !id_valid(l->id[i]))
 			return bad_ids(env);
 		l->p[l->n++] = l->id[i];
 	}
