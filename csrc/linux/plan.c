@@ -249,63 +249,133 @@ unsigned int sandy_view_attr(const sandy_view_item *it, bool is_dir,
 	       (ex ? 0 : MOUNT_ATTR_NOEXEC) | (dev ? 0 : MOUNT_ATTR_NODEV);
 }
 
-static sandy_view_item *find_item(sandy_view_plan *p, const char *path)
+/* The entry of one rule naming its path (merged with the other rules
+ * naming it once sorted, merge_items). */
+static sandy_view_item rule_item(const char *path, bool exec, size_t index,
+				 sandy_scope scope, bool rw)
 {
-	for (size_t i = 0; i < p->n_items; i++)
-		if (strcmp(p->items[i].path, path) == 0)
-			return &p->items[i];
-	return NULL;
-}
+	bool exact = scope == SANDY_SCOPE_EXACT;
 
-/* A rule naming path: merged into its item, or a new one. */
-static void name_item(sandy_view_plan *p, const char *path, bool exec,
-		      size_t index, sandy_scope scope)
-{
-	sandy_view_item *it = find_item(p, path);
-
-	if (it == NULL) {
-		it = &p->items[p->n_items++];
-		*it = (sandy_view_item){.path = path, .grant = SIZE_MAX,
-					.exec = SIZE_MAX, .all_exact = true};
-	}
-	if (exec && it->exec == SIZE_MAX)
-		it->exec = index;
-	if (!exec && it->grant == SIZE_MAX)
-		it->grant = index;
-	it->all_exact &= scope == SANDY_SCOPE_EXACT;
-}
-
-static void item_rules(const sandy_resolved *r, sandy_view_item *it)
-{
-	for (size_t i = 0; i < r->n_grants; i++) {
-		const sandy_rgrant *g = &r->grants[i];
-		bool here = strcmp(g->path, it->path) == 0;
-
-		if (g->scope == SANDY_SCOPE_EXACT) {
-			it->exact_grant |= here;
-			it->rw_exact |= here &&
-					g->access == SANDY_ACCESS_READ_WRITE;
-		} else if (g->access == SANDY_ACCESS_READ_WRITE &&
-			   sandy_path_within(g->path, it->path)) {
-			it->rw_subtree = true;
-		}
-	}
-	for (size_t i = 0; i < r->n_execs; i++) {
-		const sandy_rexec *x = &r->execs[i];
-
-		if (x->scope == SANDY_SCOPE_EXACT)
-			it->ex_exact |= strcmp(x->path, it->path) == 0;
-		else
-			it->ex_subtree |= sandy_path_within(x->path, it->path);
-	}
-	it->skip = strcmp(it->path, "/") == 0 ||
-		   under_deny_subtree(r, it->path);
+	return (sandy_view_item){.path = path,
+				 .grant = exec ? SIZE_MAX : index,
+				 .exec = exec ? index : SIZE_MAX,
+				 .all_exact = exact,
+				 .exact_grant = !exec && exact,
+				 .rw_exact = !exec && exact && rw,
+				 .ex_exact = exec && exact};
 }
 
 static int cmp_item(const void *a, const void *b)
 {
 	return strcmp(((const sandy_view_item *)a)->path,
 		      ((const sandy_view_item *)b)->path);
+}
+
+static int cmp_path(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Sorted entries of one path made one item: the first grant and the first
+ * execute grant naming it, exact only if every rule is. */
+static size_t merge_items(sandy_view_item *items, size_t n)
+{
+	size_t out = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const sandy_view_item *e = &items[i];
+		sandy_view_item *it;
+
+		if (out == 0 || strcmp(items[out - 1].path, e->path) != 0) {
+			items[out++] = *e;
+			continue;
+		}
+		it = &items[out - 1];
+		if (e->grant < it->grant)
+			it->grant = e->grant;
+		if (e->exec < it->exec)
+			it->exec = e->exec;
+		it->all_exact &= e->all_exact;
+		it->exact_grant |= e->exact_grant;
+		it->rw_exact |= e->rw_exact;
+		it->ex_exact |= e->ex_exact;
+	}
+	return out;
+}
+
+/* Whether one of the n sorted paths of set is p or a directory above it:
+ * each of p's ancestors looked up (sandy_path_within's answer, in
+ * O(depth log n)). */
+static bool set_holds_above(const char *const *set, size_t n, const char *p)
+{
+	size_t len = strlen(p);
+
+	for (size_t end = 1; end <= len; end++) {
+		size_t lo = 0, hi = n;
+
+		/* the prefixes "/" and each one ending before a slash, p last */
+		if (end > 1 && end < len && p[end] != '/')
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			int c = strncmp(set[mid], p, end);
+
+			if (c == 0 && set[mid][end] != '\0')
+				c = 1;
+			if (c == 0)
+				return true;
+			if (c < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+	}
+	return false;
+}
+
+/* Every item's rules: the exact ones merged in, the subtree ones looked
+ * up among the subtree grants above it. */
+static int plan_items(const sandy_resolved *r, sandy_view_plan *out)
+{
+	const char **rw = calloc(r->n_grants + 1, sizeof(*rw));
+	const char **ex = calloc(r->n_execs + 1, sizeof(*ex));
+	size_t n_rw = 0, n_ex = 0;
+
+	if (rw == NULL || ex == NULL) {
+		free(rw);
+		free(ex);
+		return -1;
+	}
+	for (size_t i = 0; i < r->n_grants; i++) {
+		const sandy_rgrant *g = &r->grants[i];
+		bool writes = g->access == SANDY_ACCESS_READ_WRITE;
+
+		out->items[out->n_items++] =
+			rule_item(g->path, false, i, g->scope, writes);
+		if (writes && g->scope == SANDY_SCOPE_SUBTREE)
+			rw[n_rw++] = g->path;
+	}
+	for (size_t i = 0; i < r->n_execs; i++) {
+		out->items[out->n_items++] = rule_item(
+			r->execs[i].path, true, i, r->execs[i].scope, false);
+		if (r->execs[i].scope == SANDY_SCOPE_SUBTREE)
+			ex[n_ex++] = r->execs[i].path;
+	}
+	qsort(out->items, out->n_items, sizeof(*out->items), cmp_item);
+	out->n_items = merge_items(out->items, out->n_items);
+	qsort(rw, n_rw, sizeof(*rw), cmp_path);
+	qsort(ex, n_ex, sizeof(*ex), cmp_path);
+	for (size_t i = 0; i < out->n_items; i++) {
+		sandy_view_item *it = &out->items[i];
+
+		it->rw_subtree = set_holds_above(rw, n_rw, it->path);
+		it->ex_subtree = set_holds_above(ex, n_ex, it->path);
+		it->skip = strcmp(it->path, "/") == 0 ||
+			   under_deny_subtree(r, it->path);
+	}
+	free(rw);
+	free(ex);
+	return 0;
 }
 
 /* A deny inside a denied subtree needs nothing more; of two equal denied
@@ -431,13 +501,11 @@ int sandy_plan_view(const sandy_resolved *r, sandy_view_plan *out,
 	out->anchors = r->anchors;
 	out->n_anchors = r->n_anchors;
 	out->cwd = r->cwd;
-	for (size_t i = 0; i < r->n_grants; i++)
-		name_item(out, r->grants[i].path, false, i, r->grants[i].scope);
-	for (size_t i = 0; i < r->n_execs; i++)
-		name_item(out, r->execs[i].path, true, i, r->execs[i].scope);
-	for (size_t i = 0; i < out->n_items; i++)
-		item_rules(r, &out->items[i]);
-	qsort(out->items, out->n_items, sizeof(*out->items), cmp_item);
+	if (plan_items(r, out) != 0) {
+		sandy_view_plan_free(out);
+		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
+				  "plan: out of memory");
+	}
 	out->n_denies = nd;
 	out->n_deny_subtrees = r->n_deny_subtrees;
 	for (size_t i = 0; i < nd; i++) {

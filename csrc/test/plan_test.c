@@ -8,6 +8,7 @@
 
 #include "../linux/plan.h"
 #include "../linux/seccomp_build.h"
+#include "../core/paths.h"
 #include "../core/protocol.h"
 #include "tap.h"
 
@@ -469,6 +470,131 @@ static void test_view_grants(void)
 	sandy_view_plan_free(&v);
 }
 
+/* Many rules on paths that sort between a directory and its children
+ * ("/a b", "/a-b" come between "/a" and "/a/b"): every item as a rule-by-
+ * rule reading of sandy_path_within says, over 200 generated policies. */
+static bool item_as_rules(const sandy_resolved *r, const sandy_view_item *it)
+{
+	sandy_view_item want = {.path = it->path, .grant = SIZE_MAX,
+				.exec = SIZE_MAX, .all_exact = true};
+
+	for (size_t i = 0; i < r->n_grants; i++) {
+		const sandy_rgrant *g = &r->grants[i];
+		bool here = strcmp(g->path, it->path) == 0;
+		bool rw = g->access == SANDY_ACCESS_READ_WRITE;
+
+		if (here && want.grant == SIZE_MAX)
+			want.grant = i;
+		if (here)
+			want.all_exact &= g->scope == SANDY_SCOPE_EXACT;
+		if (g->scope == SANDY_SCOPE_EXACT) {
+			want.exact_grant |= here;
+			want.rw_exact |= here && rw;
+		} else {
+			want.rw_subtree |= rw && sandy_path_within(g->path,
+								   it->path);
+		}
+	}
+	for (size_t i = 0; i < r->n_execs; i++) {
+		const sandy_rexec *x = &r->execs[i];
+		bool here = strcmp(x->path, it->path) == 0;
+
+		if (here && want.exec == SIZE_MAX)
+			want.exec = i;
+		if (here)
+			want.all_exact &= x->scope == SANDY_SCOPE_EXACT;
+		if (x->scope == SANDY_SCOPE_EXACT)
+			want.ex_exact |= here;
+		else
+			want.ex_subtree |= sandy_path_within(x->path, it->path);
+	}
+	want.skip = strcmp(it->path, "/") == 0;
+	for (size_t i = 0; i < r->n_deny_subtrees; i++)
+		want.skip |= sandy_path_within(r->deny_subtrees[i].canonical,
+					       it->path);
+	return (want.grant != SIZE_MAX || want.exec != SIZE_MAX) &&
+	       it->grant == want.grant && it->exec == want.exec &&
+	       it->all_exact == want.all_exact && it->skip == want.skip &&
+	       it->rw_subtree == want.rw_subtree &&
+	       it->rw_exact == want.rw_exact &&
+	       it->ex_subtree == want.ex_subtree &&
+	       it->ex_exact == want.ex_exact &&
+	       it->exact_grant == want.exact_grant;
+}
+
+static void test_view_items_match_rules(void)
+{
+	static const char *const paths[] = {
+		"/", "/a", "/a b", "/a-b", "/a/b", "/a/b c", "/a/b-c",
+		"/a/b/c", "/a/bc", "/ab", "/a/b/c/d", "/z", "/z/a"};
+	static sandy_rgrant g[40];
+	static sandy_rexec x[20];
+	static sandy_rdeny ds[2];
+	unsigned seed = 12345;
+	bool ok = true;
+	char why[160] = "";
+
+#define NEXT() (seed = seed * 1103515245u + 12345u, (seed >> 16) & 0x7fff)
+	for (int round = 0; ok && round < 200; round++) {
+		sandy_resolved r = {.cwd = "/", .grants = g, .execs = x,
+				    .deny_subtrees = ds};
+		sandy_view_plan v;
+		sandy_error err = {0};
+		size_t distinct = 0;
+
+		r.n_grants = 1 + NEXT() % N(g);
+		r.n_execs = NEXT() % N(x);
+		r.n_deny_subtrees = NEXT() % 3;
+		for (size_t i = 0; i < r.n_grants; i++)
+			g[i] = (sandy_rgrant){
+				.path = (char *)paths[NEXT() % N(paths)],
+				.access = NEXT() % 2 ? SANDY_ACCESS_READ_WRITE
+						     : SANDY_ACCESS_READ,
+				.scope = NEXT() % 2 ? SANDY_SCOPE_EXACT
+						    : SANDY_SCOPE_SUBTREE};
+		for (size_t i = 0; i < r.n_execs; i++)
+			x[i] = (sandy_rexec){
+				.path = (char *)paths[NEXT() % N(paths)],
+				.scope = NEXT() % 2 ? SANDY_SCOPE_EXACT
+						    : SANDY_SCOPE_SUBTREE};
+		for (size_t i = 0; i < r.n_deny_subtrees; i++)
+			ds[i] = (sandy_rdeny){
+				.canonical = (char *)paths[1 + NEXT() %
+							       (N(paths) - 1)]};
+		if (sandy_plan_view(&r, &v, &err) != 0) {
+			snprintf(why, sizeof(why), "round %d: %.100s", round,
+				 err.message);
+			ok = false;
+			break;
+		}
+		for (size_t k = 0; k < N(paths); k++) {
+			bool named = false;
+
+			for (size_t i = 0; i < r.n_grants; i++)
+				named |= strcmp(g[i].path, paths[k]) == 0;
+			for (size_t i = 0; i < r.n_execs; i++)
+				named |= strcmp(x[i].path, paths[k]) == 0;
+			distinct += named;
+		}
+		ok = v.n_items == distinct;
+		for (size_t i = 0; ok && i < v.n_items; i++) {
+			ok = item_as_rules(&r, &v.items[i]) &&
+			     (i == 0 || strcmp(v.items[i - 1].path,
+					       v.items[i].path) < 0);
+			if (!ok)
+				snprintf(why, sizeof(why), "round %d: %s",
+					 round, v.items[i].path);
+		}
+		if (!ok && why[0] == '\0')
+			snprintf(why, sizeof(why), "round %d: %zu items, %zu "
+				 "paths", round, v.n_items, distinct);
+		sandy_view_plan_free(&v);
+	}
+#undef NEXT
+	report(ok, "view: every item of 200 generated policies is what its "
+		   "rules say, sorted, one per path", why);
+}
+
 static void test_view_denies(void)
 {
 	pol p;
@@ -599,6 +725,7 @@ int main(void)
 	test_landlock_narrowing();
 	test_level();
 	test_view_grants();
+	test_view_items_match_rules();
 	test_holds();
 	test_view_denies();
 	return tap_done();
