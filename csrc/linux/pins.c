@@ -49,14 +49,23 @@ static bool same_id(const sandy_identity *id, const char *text)
 	return strcmp(buf, text) == 0;
 }
 
-/* The pin of this key and path, or NULL. */
+/* The pin of this key and path, or NULL. confine writes the pins in the
+ * order the entries are looked for here (sandy_pins_each): the search
+ * starts after the last pin found (*next), so that in that order each
+ * takes one look, and it goes round to find one anywhere. */
 static const struct sandy_launch_pin *find(const sandy_launch *l,
-					    const char *key, const char *path)
+					    const char *key, const char *path,
+					    size_t *next)
 {
-	for (size_t i = 0; i < l->n_pins; i++)
+	for (size_t k = 0; k < l->n_pins; k++) {
+		size_t i = (*next + k) % l->n_pins;
+
 		if (strcmp(l->pins[i].key, key) == 0 &&
-		    strcmp(l->pins[i].path, path) == 0)
+		    strcmp(l->pins[i].path, path) == 0) {
+			*next = i + 1;
 			return &l->pins[i];
+		}
+	}
 	return NULL;
 }
 
@@ -65,9 +74,9 @@ static const struct sandy_launch_pin *find(const sandy_launch *l,
  * own pinning) must find there too. */
 static int match(const sandy_launch *l, const char *key, sandy_section s,
 		 size_t i, const char *path, sandy_identity *expect,
-		 sandy_error *err)
+		 size_t *next, sandy_error *err)
 {
-	const struct sandy_launch_pin *p = find(l, key, path);
+	const struct sandy_launch_pin *p = find(l, key, path, next);
 	unsigned long long dev, ino;
 
 	if (p == NULL)
@@ -81,17 +90,18 @@ static int match(const sandy_launch *l, const char *key, sandy_section s,
 }
 
 static int match_denies(const sandy_launch *l, sandy_rdeny *d, size_t n,
-			sandy_section s, sandy_error *err)
+			sandy_section s, size_t *next, sandy_error *err)
 {
 	char key[SANDY_PIN_KEY_BYTES], lexical[SANDY_PIN_KEY_BYTES];
 
 	for (size_t i = 0; i < n; i++) {
 		sandy_deny_pin_key(key, s, i, false);
 		sandy_deny_pin_key(lexical, s, i, true);
-		if (match(l, key, s, i, d[i].canonical, &d[i].expect, err) !=
-			    0 ||
+		if (match(l, key, s, i, d[i].canonical, &d[i].expect, next,
+			  err) != 0 ||
 		    (d[i].lexical != NULL &&
-		     match(l, lexical, s, i, d[i].lexical, NULL, err) != 0))
+		     match(l, lexical, s, i, d[i].lexical, NULL, next, err) !=
+			     0))
 			return -1;
 	}
 	return 0;
@@ -139,6 +149,8 @@ static int same_counts(const sandy_launch *l, const sandy_resolved *r,
 int sandy_check_pins(const sandy_launch *l, sandy_resolved *r,
 		     sandy_error *err)
 {
+	size_t next = 0;
+
 	for (size_t i = 0; i < l->n_pins; i++) {
 		sandy_identity now = {0};
 
@@ -161,7 +173,7 @@ int sandy_check_pins(const sandy_launch *l, sandy_resolved *r,
 
 		sandy_grant_pin_key(key, i, &r->grants[i]);
 		if (match(l, key, SANDY_SECTION_GRANTS, i, r->grants[i].path,
-			  &r->grants[i].expect, err) != 0)
+			  &r->grants[i].expect, &next, err) != 0)
 			return -1;
 	}
 	for (size_t i = 0; i < r->n_execs; i++) {
@@ -169,15 +181,16 @@ int sandy_check_pins(const sandy_launch *l, sandy_resolved *r,
 
 		sandy_exec_pin_key(key, i, &r->execs[i]);
 		if (match(l, key, SANDY_SECTION_EXECUTABLE_GRANTS, i,
-			  r->execs[i].path, &r->execs[i].expect, err) != 0)
+			  r->execs[i].path, &r->execs[i].expect, &next,
+			  err) != 0)
 			return -1;
 	}
 	if (match_denies(l, r->deny_subtrees, r->n_deny_subtrees,
-			 SANDY_SECTION_DENY_SUBTREES, err) != 0 ||
+			 SANDY_SECTION_DENY_SUBTREES, &next, err) != 0 ||
 	    match_denies(l, r->deny_write_exact, r->n_deny_write_exact,
-			 SANDY_SECTION_DENY_WRITE_EXACT, err) != 0)
+			 SANDY_SECTION_DENY_WRITE_EXACT, &next, err) != 0)
 		return -1;
-	if (find(l, "cwd", r->cwd) == NULL)
+	if (find(l, "cwd", r->cwd, &next) == NULL)
 		return sandy_fail(err, SANDY_ERR_PREPARATION_FAILED,
 				  "the working directory is not what confine "
 				  "resolved");
