@@ -624,11 +624,15 @@ static napi_value get_ids(napi_env env, napi_value v, id_list *l)
 
 		if (e == NULL)
 			return NULL;
-		CHECK(napi_get_value_string_utf8(env, e, l->id[i],
-						 SANDY_PIN_ID_BYTES, &got));
-		if (got + 1 >= SANDY_PIN_ID_BYTES || !id_valid(l->id[i]))
+		/* (an element's getter may call in again: l is this call's) */
+		if (l->n >= REFUSED_MAX)
 			return bad_ids(env);
-		l->p[l->n++] = l->id[i];
+		CHECK(napi_get_value_string_utf8(env, e, l->id[l->n],
+						 SANDY_PIN_ID_BYTES, &got));
+		if (got + 1 >= SANDY_PIN_ID_BYTES || !id_valid(l->id[l->n]))
+			return bad_ids(env);
+		l->p[l->n] = l->id[l->n];
+		l->n++;
 	}
 	return v;
 }
@@ -640,13 +644,12 @@ static napi_value confine_policy(napi_env env, napi_callback_info info)
 {
 	napi_value argv[4], out = NULL;
 	char nonce[SANDY_NONCE_MAX + 2];
-	static id_list refused;
+	id_list refused = {.n = 0};
 	sandy_policy p;
 	sandy_error err = {0};
 	char *cwd, **words;
 	size_t n = 0;
 
-	refused.n = 0;
 	if (get_args(env, info, 4, argv) == NULL ||
 	    get_nonce(env, argv[2], nonce, sizeof(nonce)) == NULL ||
 	    get_ids(env, argv[3], &refused) == NULL)

@@ -142,6 +142,40 @@ t.test('the parents of the copy directories, refused in this process', async (t)
   t.match(err.message, /the writable workspace holds the parent of a launcher copy directory/, 'the workspace')
 })
 
+// The addon's crossing keeps each call's refused ids its own: an id's
+// getter that calls in again (what a worker thread's call at that moment
+// would do) neither empties the outer call's list nor grows it past its
+// bound (a list once kept in static memory, findings.md).
+t.test('the refused ids are each call\'s own', async (t) => {
+  const { addon, copyParents } = require('../../lib/binding.js')
+  const parent = path.dirname(addon.copyDirs(process.geteuid())[0])
+  const writes = new sandy.SandboxPolicy('block_all').grant('/usr', 'read', 'subtree').grant(parent, 'read_write', 'subtree').toNative()
+  const reads = new sandy.SandboxPolicy('block_all').grant('/usr', 'read', 'subtree').toNative()
+  const ids = [...copyParents()]
+  const inner = []
+  const reentering = ids.slice()
+  Object.defineProperty(reentering, ids.length - 1, {
+    get () {
+      inner.push(addon.confinePolicy(reads, Buffer.from('/usr'), null, []))
+      return ids[ids.length - 1]
+    }
+  })
+  const r = addon.confinePolicy(writes, Buffer.from('/usr'), null, reentering)
+  t.equal(inner.length, 1, 'the getter called in once')
+  t.ok(inner[0].argv, 'the inner call made its argv')
+  t.match(r.error && r.error.message, /a writable grant holds the parent of a launcher copy directory/, 'the outer call still refuses the grant')
+  const full = Array(63).fill('1:2')
+  Object.defineProperty(full, 62, {
+    get () {
+      inner.push(addon.confinePolicy(reads, Buffer.from('/usr'), null, Array(64).fill('3:4')))
+      return '1:2'
+    }
+  })
+  t.ok(addon.confinePolicy(reads, Buffer.from('/usr'), null, full).argv, '63 ids with a getter that calls in with 64: each call within its bound')
+  t.throws(() => addon.confinePolicy(reads, Buffer.from('/usr'), null, Array(65).fill('1:2')), { code: 'ESANDYARGS' }, 'more than 64 are refused')
+  for (const bad of ['1:2x', ':2', '1:', '12', '-1:2', ' 1:2']) t.throws(() => addon.confinePolicy(reads, Buffer.from('/usr'), null, [bad]), { code: 'ESANDYARGS' }, `${JSON.stringify(bad)} is no id`)
+})
+
 // (root always makes a copy; another user may use the shipped launcher in
 // place and make none)
 const ROOT_COPIES = process.geteuid() !== 0 && `${require('../../scripts/test-verdict.js').UNCOVERED} making a copy directory's missing parents: this run is not root`
