@@ -11,7 +11,7 @@ const path = require('node:path')
 const { LAUNCHER } = require('./vocabulary')
 const { isWithin } = require('./paths')
 const { ancestorIds } = require('./launcher-copy')
-const { homes: readHomes } = require('./protect')
+const { homes: readHomes, settled } = require('./protect')
 
 // In every git directory (a repository's .git, a bare repository, each
 // submodule's under modules/, each worktree's under worktrees/): [name,
@@ -90,8 +90,8 @@ class ProtectWriteError extends Error {}
 // A directory's subdirectories and what marks a repository in it, kept
 // while the directory is the same object with the same change times (a
 // directory's mtime and ctime change whenever an entry is made, removed
-// or renamed in it): a search of a large tree costs a stat per directory
-// after its first.
+// or renamed in it), once it has settled (lib/protect.js): a search of a
+// large tree costs a stat per directory after its first.
 // A directory that cannot be listed is passed over only when another uid
 // owns it and this process is not root (the command, of this uid, cannot
 // enter it either); one of this uid's could have been made unlistable by
@@ -124,7 +124,8 @@ function scan (d, dev) {
       // (git's own name, and a git directory's objects)
       dirs: entries.filter((e) => e.isDirectory() && !SKIPPED.has(e.name) && !(bare && OBJECTS.has(e.name))).map((e) => e.name)
     }
-    scans.set(d, got)
+    if (settled(st)) scans.set(d, got)
+    else scans.delete(d)
     return got
   /* c8 ignore start: as root, which the suite's in-process cases run as,
      no directory refuses a listing (protected-writes.test.js's case of

@@ -181,11 +181,22 @@ function starMatch (component, name) {
   return name.length >= head.length + tail.length && name.startsWith(head) && name.endsWith(tail)
 }
 
+// Whether a listing of a directory keyed on its change times may be kept
+// for later calls: only once its ctime is over a second old. Before Linux
+// 6.13 those times come from the kernel's coarse clock, so an entry made
+// in the same tick as a listing, after it, leaves them as they were, and a
+// listing kept then would miss it until the directory changed again
+// (findings.md 221). A directory changed in the last second is listed
+// again at the next call instead. (ctime, which no caller can set.)
+const SETTLE_MS = 1000
+const settled = (st, now = Date.now()) => Number(st.ctimeMs) < now - SETTLE_MS
+
 // A directory's entries, kept while the directory is the same object with
 // the same change times (listing /tmp, hundreds of entries, at every
 // confine cost more than the rest of it; a directory's mtime and ctime
-// change whenever an entry is made, removed or renamed in it). { names },
-// or { blocked } for a directory that exists but cannot be listed.
+// change whenever an entry is made, removed or renamed in it), once it
+// has settled. { names }, or { blocked } for a directory that exists but
+// cannot be listed.
 const listings = new Map()
 function listing (d) {
   let st
@@ -198,7 +209,8 @@ function listing (d) {
     const kept = listings.get(d)
     if (kept !== undefined && kept.key === key) return kept
     const got = { key, names: fs.readdirSync(d) }
-    listings.set(d, got)
+    if (settled(st)) listings.set(d, got)
+    else listings.delete(d)
     return got
   } catch (err) {
     // (a directory of its own in the way, or itself unlistable: which
@@ -376,4 +388,4 @@ function protectedPaths ({ presets, denyRead }, env = process.env) {
   return [...out.values()].map(({ o, ...f }) => f)
 }
 
-module.exports = { PRESETS, PRESET_NAMES, DEFAULT_PRESETS, MAX_PROTECTED, ProtectError, protectedPaths, socketPaths, starMatch, homes }
+module.exports = { PRESETS, PRESET_NAMES, DEFAULT_PRESETS, MAX_PROTECTED, ProtectError, protectedPaths, socketPaths, starMatch, homes, settled }
