@@ -112,7 +112,9 @@ function scan (d, dev) {
     const key = `${st.dev}:${st.ino}:${st.mtimeMs}:${st.ctimeMs}`
     const kept = scans.get(d)
     if (kept !== undefined && kept.key === key) return kept
-    entries = fs.readdirSync(d, { withFileTypes: true })
+    // (options of no prototype: fs reads its own keys, signal among them,
+    // through the chain, and a polluted Object.prototype would fail this)
+    entries = fs.readdirSync(d, { __proto__: null, withFileTypes: true })
     const names = new Map(entries.map((e) => [e.name, e]))
     const isDir = (n) => names.has(n) && names.get(n).isDirectory()
     // what git itself takes for a git directory: HEAD, objects/ and refs/

@@ -315,7 +315,7 @@ const ownBlocker = (d) => {
 function extraLinks (p, st) {
   if (!st.isDirectory()) return false
   try {
-    return fs.readdirSync(p, { withFileTypes: true }).some((e) => (e.isFile() || e.isSocket()) && fs.lstatSync(path.join(p, e.name), { bigint: true }).nlink > 1n)
+    return fs.readdirSync(p, { __proto__: null, withFileTypes: true }).some((e) => (e.isFile() || e.isSocket()) && fs.lstatSync(path.join(p, e.name), { bigint: true }).nlink > 1n)
   /* c8 ignore next 3: a protected directory this uid cannot list */
   } catch {
     return false
