@@ -9,46 +9,173 @@
 #include "../core/policy_argv.h"
 #include "../core/secret_env.h"
 
-/* Reads, execution and network as the host allows (macOS has no small
- * closed read set: the dyld shared cache, frameworks and toolchains must
- * stay readable); every file write refused, and every hard link and clone
- * (Seatbelt checks neither as a write: a link in the workspace to a host
- * file would write that file, and a clone is checked against its source
- * only); the data of a few devices writable but
- * never the nodes themselves (removed, chmod'ed); no mount or unmount, and
- * no disk image mounted for it by diskarbitrationd (a mount over a host
- * directory replaces what is there); no job handed to launchd, no program
- * opened through Launch Services (by lsopen or its services) or registered
- * with it, no Apple event sent and no preference written through cfprefsd
- * (each would act outside the sandbox: H1); no task port of a process
- * outside the sandbox (code injected there would run unconfined); no
- * input pushed into a terminal (TIOCSTI: the shell that resumes would run
- * it) and no terminal revoked; signals only within the sandbox. In SBPL
- * a later rule wins over an earlier one, so the terminal rule, which
- * narrows the default's file-ioctl, comes last. Other system services stay
- * reachable through mach-lookup (docs/backends.md, "macOS"). ioctl-command needs
- * macOS 13: an older sandbox-exec cannot parse the profile, and the probe
- * fails closed. */
+/* The kernel state a command may read by sysctl (see BASE): names and,
+ * last, prefixes; none of kern.procargs*. */
+#define SYSCTL_READS                                                         \
+	"  (sysctl-name \"hw.activecpu\")\n"                                 \
+	"  (sysctl-name \"hw.busfrequency_compat\")\n"                       \
+	"  (sysctl-name \"hw.byteorder\")\n"                                 \
+	"  (sysctl-name \"hw.cacheconfig\")\n"                               \
+	"  (sysctl-name \"hw.cachelinesize_compat\")\n"                      \
+	"  (sysctl-name \"hw.cpufamily\")\n"                                 \
+	"  (sysctl-name \"hw.cpufrequency\")\n"                              \
+	"  (sysctl-name \"hw.cpufrequency_compat\")\n"                       \
+	"  (sysctl-name \"hw.cputype\")\n"                                   \
+	"  (sysctl-name \"hw.l1dcachesize_compat\")\n"                       \
+	"  (sysctl-name \"hw.l1icachesize_compat\")\n"                       \
+	"  (sysctl-name \"hw.l2cachesize_compat\")\n"                        \
+	"  (sysctl-name \"hw.l3cachesize_compat\")\n"                        \
+	"  (sysctl-name \"hw.logicalcpu\")\n"                                \
+	"  (sysctl-name \"hw.logicalcpu_max\")\n"                            \
+	"  (sysctl-name \"hw.machine\")\n"                                   \
+	"  (sysctl-name \"hw.memsize\")\n"                                   \
+	"  (sysctl-name \"hw.model\")\n"                                     \
+	"  (sysctl-name \"hw.ncpu\")\n"                                      \
+	"  (sysctl-name \"hw.nperflevels\")\n"                               \
+	"  (sysctl-name \"hw.packages\")\n"                                  \
+	"  (sysctl-name \"hw.pagesize\")\n"                                  \
+	"  (sysctl-name \"hw.pagesize_compat\")\n"                           \
+	"  (sysctl-name \"hw.physicalcpu\")\n"                               \
+	"  (sysctl-name \"hw.physicalcpu_max\")\n"                           \
+	"  (sysctl-name \"hw.tbfrequency_compat\")\n"                        \
+	"  (sysctl-name \"hw.vectorunit\")\n"                                \
+	"  (sysctl-name \"kern.argmax\")\n"                                  \
+	"  (sysctl-name \"kern.bootargs\")\n"                                \
+	"  (sysctl-name \"kern.boottime\")\n"                                \
+	"  (sysctl-name \"kern.hostname\")\n"                                \
+	"  (sysctl-name \"kern.maxfiles\")\n"                                \
+	"  (sysctl-name \"kern.maxfilesperproc\")\n"                         \
+	"  (sysctl-name \"kern.maxproc\")\n"                                 \
+	"  (sysctl-name \"kern.ngroups\")\n"                                 \
+	"  (sysctl-name \"kern.osproductversion\")\n"                        \
+	"  (sysctl-name \"kern.osrelease\")\n"                               \
+	"  (sysctl-name \"kern.ostype\")\n"                                  \
+	"  (sysctl-name \"kern.osvariant_status\")\n"                        \
+	"  (sysctl-name \"kern.osversion\")\n"                               \
+	"  (sysctl-name \"kern.secure_kernel\")\n"                           \
+	"  (sysctl-name \"kern.tcsm_available\")\n"                          \
+	"  (sysctl-name \"kern.tcsm_enable\")\n"                             \
+	"  (sysctl-name \"kern.usrstack64\")\n"                              \
+	"  (sysctl-name \"kern.version\")\n"                                 \
+	"  (sysctl-name \"kern.willshutdown\")\n"                            \
+	"  (sysctl-name \"machdep.ptrauth_enabled\")\n"                      \
+	"  (sysctl-name \"security.mac.lockdown_mode_state\")\n"             \
+	"  (sysctl-name \"sysctl.proc_cputype\")\n"                          \
+	"  (sysctl-name \"vm.loadavg\")\n"                                   \
+	"  (sysctl-name-prefix \"hw.optional.\")\n"                          \
+	"  (sysctl-name-prefix \"hw.perflevel\")\n"                          \
+	"  (sysctl-name-prefix \"kern.proc.all\")\n"                         \
+	"  (sysctl-name-prefix \"kern.proc.pgrp.\")\n"                       \
+	"  (sysctl-name-prefix \"kern.proc.pid.\")\n"                        \
+	"  (sysctl-name-prefix \"machdep.cpu.\")\n"                          \
+	"  (sysctl-name-prefix \"net.routetable.\")\n"
+
+/* The profile starts from (allow default) and closes classes of
+ * operations, each narrowed by the allows that follow it (in SBPL a later
+ * rule wins over an earlier one); why not (deny default) is in
+ * docs/backends.md, "The profile's shape". Reads, execution and network
+ * stay as the host allows (macOS has no small closed read set: the dyld
+ * shared cache, frameworks and toolchains must stay readable). Each rule
+ * with its reason, and the peer rule or Apple text it follows (Codex:
+ * seatbelt_base_policy.sbpl; srt: Anthropic sandbox-runtime's profile).
+ * Operations and filters a macOS cannot parse fail the whole profile, and
+ * the probe with it: closed. ioctl-command needs macOS 13. */
 #define BASE                                                                 \
 	"(version 1)\n"                                                      \
 	"(allow default)\n"                                                  \
+	/* every write refused; hard links and clones too: Seatbelt checks   \
+	 * neither as a write of the host file they reach (a link in the     \
+	 * workspace writes it; a clone is checked against its source only)  \
+	 * (Codex, srt: writes only where allowed) */                        \
 	"(deny file-write* file-link file-clone)\n"                          \
+	/* a mount over a host directory replaces what is there */          \
 	"(deny file-mount file-mount-update file-unmount file-revoke)\n"     \
+	/* launchd jobs, Launch Services, Apple events and cfprefsd writes   \
+	 * act outside the sandbox (H1; Codex and srt allow none) */         \
 	"(deny job-creation lsopen appleevent-send user-preference-write)\n" \
+	/* services that act for the caller outside the sandbox: a disk      \
+	 * image mounted by diskarbitrationd, Launch Services and its        \
+	 * database, Apple events (appleevent-send may be checked in user    \
+	 * space only), a root tool started after a password prompt          \
+	 * (authtrampoline), synthetic input to other applications          \
+	 * (windowserver), the clipboard (pasteboard: a planted command, a   \
+	 * copied secret); neither Codex nor srt allows any of them */       \
 	"(deny mach-lookup\n"                                                \
 	"  (global-name \"com.apple.DiskArbitration.diskarbitrationd\")\n"   \
 	"  (global-name \"com.apple.coreservices.launchservicesd\")\n"       \
 	"  (global-name \"com.apple.coreservices.quarantine-resolver\")\n"   \
-	"  (global-name \"com.apple.lsd.modifydb\"))\n"                      \
+	"  (global-name \"com.apple.lsd.modifydb\")\n"                       \
+	"  (global-name \"com.apple.coreservices.appleevents\")\n"           \
+	"  (global-name \"com.apple.security.authtrampoline\")\n"            \
+	"  (global-name \"com.apple.windowserver.active\")\n"                \
+	"  (global-name \"com.apple.pasteboard.1\"))\n"                      \
+	/* code injected into a process outside would run unconfined (Codex, \
+	 * srt: same-sandbox only) */                                        \
 	"(deny mach-priv-task-port)\n"                                       \
 	"(allow mach-priv-task-port (target same-sandbox))\n"                \
+	/* other processes' information (their arguments and environment,    \
+	 * tokens among them) is theirs (Codex, srt: same-sandbox only) */    \
+	"(deny process-info*)\n"                                             \
+	"(allow process-info* (target same-sandbox))\n"                      \
+	/* ... also when asked of sysctl: KERN_PROCARGS2 answers any process \
+	 * of the same user with its arguments and environment, under a name \
+	 * with its pid (kern.procargs2.PID); reads of the kernel's state     \
+	 * only by name, from the union of the peers' lists (Codex and srt:   \
+	 * (deny default) and these names), and these added: kern.boottime    \
+	 * (uptime), all of hw.optional. (Intel's feature flags too) */       \
+	"(deny sysctl-read)\n"                                               \
+	"(allow sysctl-read\n"                                               \
+	SYSCTL_READS                                                         \
+	")\n"                                                                \
+	/* the kernel's settings, firmware variables, IOKit user clients and \
+	 * properties are the host's (Codex: one sysctl-write, one IOKit     \
+	 * class; srt: no nvram, no iokit-set-properties) */                 \
+	"(deny sysctl-write)\n"                                              \
+	"(allow sysctl-write (sysctl-name \"kern.grade_cputype\"))\n"        \
+	"(deny nvram*)\n"                                                    \
+	"(deny iokit-open iokit-set-properties)\n"                           \
+	"(allow iokit-open\n"                                                \
+	"  (iokit-registry-entry-class \"RootDomainUserClient\"))\n"         \
+	/* sockets of the kernel's other families (routing, kernel control, \
+	 * network drivers) are attack surface; the network's and UNIX       \
+	 * sockets stay as the host has them, and srt's one AF_SYSTEM        \
+	 * protocol */                                                       \
+	"(deny system-socket)\n"                                             \
+	"(allow system-socket\n"                                             \
+	"  (socket-domain AF_UNIX) (socket-domain AF_INET)\n"                \
+	"  (socket-domain AF_INET6)\n"                                       \
+	"  (require-all (socket-domain AF_SYSTEM) (socket-protocol 2)))\n"   \
+	/* POSIX shared memory is one namespace for every process of the     \
+	 * host: a segment of a process outside, by its name, is writable     \
+	 * (Codex allows none) */                                            \
+	"(deny ipc-posix-shm*)\n"                                            \
+	/* the data of a few devices writable, never the nodes themselves    \
+	 * (so > /dev/stderr works; Codex, srt: /dev/null) */                \
 	"(allow file-write-data\n"                                           \
 	"  (literal \"/dev/null\") (literal \"/dev/zero\")\n"                \
 	"  (literal \"/dev/tty\") (regex #\"^/dev/fd/[0-9]+$\"))\n"          \
+	/* no terminal opened by its name: the user's other terminals        \
+	 * (ttysN, the user's own) would be read, racing their shells for    \
+	 * keystrokes; the command's own stays reachable as the descriptors  \
+	 * it was given and as /dev/tty (Codex, srt: ttys only for a pty the \
+	 * sandbox made) */                                                  \
+	"(deny file-read-data (regex #\"^/dev/ttys[0-9]+$\"))\n"             \
+	/* ioctls only on the listed devices and the terminals the command   \
+	 * was given (tcsetattr must work; no other can be opened, above);   \
+	 * TIOCSTI narrowed last, in TAIL (Codex: ttys, srt: these devices) */ \
+	"(deny file-ioctl)\n"                                                \
+	"(allow file-ioctl\n"                                                \
+	"  (literal \"/dev/null\") (literal \"/dev/zero\")\n"                \
+	"  (literal \"/dev/random\") (literal \"/dev/urandom\")\n"           \
+	"  (literal \"/dev/dtracehelper\") (literal \"/dev/tty\")\n"         \
+	"  (regex #\"^/dev/ttys[0-9]+$\"))\n"                                \
+	/* signals only within the sandbox (Codex, srt) */                   \
 	"(deny signal)\n"                                                    \
 	"(allow signal (target same-sandbox))\n"
 
-/* After every allow of a mode (file-ioctl stays the default's). */
+/* After every allow of a mode: no input pushed into a terminal, its own
+ * included (the shell that resumes would run it; Codex allows every ioctl
+ * on a terminal, srt none unless asked). */
 #define TAIL "(deny file-ioctl (ioctl-command TIOCSTI))\n"
 
 /* Each mode's allows, before the protections' denies and the tail. */

@@ -20,11 +20,26 @@
 /* ... and ends with: the terminal rule narrows the default's file-ioctl,
  * and in SBPL a later rule wins. */
 #define LAST "\n(deny file-ioctl (ioctl-command TIOCSTI))\n"
+static const char last[] = LAST;
+
+/* The services no command may look up: each acts for it outside the
+ * sandbox (csrc/backends/seatbelt.c says how). */
+static const char *const services[] = {
+	"com.apple.DiskArbitration.diskarbitrationd",
+	"com.apple.coreservices.launchservicesd",
+	"com.apple.coreservices.quarantine-resolver",
+	"com.apple.lsd.modifydb",
+	"com.apple.coreservices.appleevents",
+	"com.apple.security.authtrampoline",
+	"com.apple.windowserver.active",
+	"com.apple.pasteboard.1",
+};
+#define SERVICES (sizeof(services) / sizeof(services[0]))
 
 
 static char *slurp(const char *dir, const char *name)
 {
-	static char buf[4096];
+	static char buf[16384];
 	char path[512];
 	FILE *f;
 	size_t n;
@@ -67,14 +82,14 @@ static bool balanced(const char *p)
  * text. */
 static bool only_constant_strings(const char *p)
 {
-	static const char *const allowed[] = {"\"/dev/null\"", "\"/dev/zero\"",
-					      "\"/dev/tty\"", "\"^/dev/fd/[0-9]+$\"",
-					      "\"com.apple.DiskArbitration.diskarbitrationd\"",
-					      "\"com.apple.lsd.modifydb\"",
-					      "\"com.apple.coreservices.launchservicesd\"",
-					      "\"com.apple.coreservices.quarantine-resolver\"",
-					      "\"" SANDY_SEATBELT_ROOT "\"",
-					      "\"" SANDY_SEATBELT_TEMP "\"", NULL};
+	const char *start = p;
+	static const char *const allowed[] = {
+		"\"/dev/null\"", "\"/dev/zero\"", "\"/dev/tty\"",
+		"\"/dev/random\"", "\"/dev/urandom\"", "\"/dev/dtracehelper\"",
+		"\"^/dev/fd/[0-9]+$\"", "\"^/dev/ttys[0-9]+$\"",
+		"\"RootDomainUserClient\"",
+		"\"" SANDY_SEATBELT_ROOT "\"", "\"" SANDY_SEATBELT_TEMP "\"",
+		NULL};
 
 	while ((p = strchr(p, '"')) != NULL) {
 		bool ok = false;
@@ -105,10 +120,121 @@ static bool only_constant_strings(const char *p)
 				ok = true;
 				break;
 			}
+		/* a sysctl's name: lower case, digits, '_' and '.', no '/' */
+		if (!ok && ((p - start >= 13 &&
+			     strncmp(p - 13, "(sysctl-name ", 13) == 0) ||
+			    (p - start >= 20 &&
+			     strncmp(p - 20, "(sysctl-name-prefix ", 20) == 0))) {
+			size_t n = strspn(p + 1, "abcdefghijklmnopqrstuvwxyz0123456789_.");
+
+			if (n > 0 && p[1 + n] == '"') {
+				p += n + 2;
+				ok = true;
+			}
+		}
+		for (size_t i = 0; !ok && i < SERVICES; i++)
+			if (strncmp(p + 1, services[i], strlen(services[i])) == 0 &&
+			    p[1 + strlen(services[i])] == '"') {
+				p += strlen(services[i]) + 2;
+				ok = true;
+			}
 		if (!ok)
 			return false;
 	}
 	return true;
+}
+
+/* The classes the profile closes (csrc/backends/seatbelt.c), in the order
+ * SBPL needs, since the last matching rule wins: each deny once, then the
+ * one allow that narrows it, if any, after it; and no other allow of that
+ * operation anywhere (reopen: the prefix every such allow starts with). */
+static const struct closed_class {
+	const char *deny, *narrow, *reopen;
+} closed[] = {
+	{"(deny file-write* file-link file-clone)\n", "(allow file-write-data\n",
+	 "(allow file-link"},
+	{"(deny file-mount file-mount-update file-unmount file-revoke)\n", NULL,
+	 "(allow file-mount"},
+	{"(deny job-creation lsopen appleevent-send user-preference-write)\n",
+	 NULL, "(allow appleevent"},
+	{"(deny mach-lookup\n", NULL, "(allow mach-lookup"},
+	{"(deny mach-priv-task-port)\n",
+	 "(allow mach-priv-task-port (target same-sandbox))\n",
+	 "(allow mach-priv"},
+	{"(deny process-info*)\n", "(allow process-info* (target same-sandbox))\n",
+	 "(allow process-info"},
+	{"(deny sysctl-read)\n", "(allow sysctl-read\n", "(allow sysctl-read"},
+	{"(deny sysctl-write)\n",
+	 "(allow sysctl-write (sysctl-name \"kern.grade_cputype\"))\n",
+	 "(allow sysctl-write"},
+	{"(deny nvram*)\n", NULL, "(allow nvram"},
+	{"(deny iokit-open iokit-set-properties)\n",
+	 "(allow iokit-open\n  (iokit-registry-entry-class \"RootDomainUserClient\"))\n",
+	 "(allow iokit"},
+	{"(deny system-socket)\n",
+	 "(allow system-socket\n  (socket-domain AF_UNIX) (socket-domain AF_INET)\n"
+	 "  (socket-domain AF_INET6)\n"
+	 "  (require-all (socket-domain AF_SYSTEM) (socket-protocol 2)))\n",
+	 "(allow system-socket"},
+	{"(deny ipc-posix-shm*)\n", NULL, "(allow ipc-posix"},
+	{"(deny file-read-data (regex #\"^/dev/ttys[0-9]+$\"))\n", NULL,
+	 "(allow file-read"},
+	{"(deny file-ioctl)\n",
+	 "(allow file-ioctl\n  (literal \"/dev/null\") (literal \"/dev/zero\")\n"
+	 "  (literal \"/dev/random\") (literal \"/dev/urandom\")\n"
+	 "  (literal \"/dev/dtracehelper\") (literal \"/dev/tty\")\n"
+	 "  (regex #\"^/dev/ttys[0-9]+$\"))\n",
+	 "(allow file-ioctl"},
+	{"(deny signal)\n", "(allow signal (target same-sandbox))\n",
+	 "(allow signal"},
+};
+
+static size_t count_of(const char *p, const char *needle)
+{
+	size_t n = 0;
+
+	while ((p = strstr(p, needle)) != NULL) {
+		n++;
+		p += strlen(needle);
+	}
+	return n;
+}
+
+/* Every closed class in order, every service in the mach-lookup deny, and
+ * the terminal rule after the last allow of file-ioctl: NULL, or the first
+ * rule out of place. */
+static const char *out_of_order(const char *p)
+{
+	const char *lookup = strstr(p, "(deny mach-lookup\n");
+	const char *end = lookup != NULL ? strstr(lookup, "))\n") : NULL;
+
+	for (size_t i = 0; i < sizeof(closed) / sizeof(closed[0]); i++) {
+		const struct closed_class *c = &closed[i];
+		const char *deny = strstr(p, c->deny);
+		const char *narrow = c->narrow != NULL ? strstr(p, c->narrow) : NULL;
+
+		if (deny == NULL || count_of(p, c->deny) != 1 ||
+		    (c->narrow != NULL &&
+		     (narrow == NULL || narrow < deny ||
+		      count_of(p, c->narrow) != 1)) ||
+		    count_of(p, c->reopen) !=
+			    (c->narrow != NULL &&
+			     strncmp(c->narrow, c->reopen, strlen(c->reopen)) == 0))
+			return c->deny;
+	}
+	for (size_t i = 0; i < SERVICES; i++) {
+		const char *at = end != NULL ? strstr(lookup, services[i]) : NULL;
+
+		if (at == NULL || at > end || at[-1] != '"' ||
+		    at[strlen(services[i])] != '"')
+			return services[i];
+	}
+	/* (no other process's arguments and environment) */
+	if (strstr(p, "procargs") != NULL)
+		return "procargs";
+	if (strstr(p, last) == NULL || strstr(p, last) < strstr(p, "(allow file-ioctl"))
+		return last;
+	return NULL;
 }
 
 /* The names a profile asks for with (param "NAME") and the names the -D
@@ -189,7 +315,7 @@ static void protections(void)
 		      params_match(p, w, n),
 	      "protections: balanced, no spliced path, every parameter given");
 	tap_check(allow != NULL && deny0 > allow && sock > deny0 && dir > sock &&
-		      last > dir,
+		      last > dir && out_of_order(p) == NULL,
 	      "protections: each deny after the allows, before the terminal rule");
 	tap_check(w != NULL && index_of(w, n, "PROTECTED_0=/Users/a\"))(allow file-read* (subpath \"/\"") < n,
 	      "protections: a hostile path only in its -D word");
@@ -232,12 +358,47 @@ static void protected_writes(const char *golden)
 		      params_match(p, w, n),
 	      "protected writes: balanced, no spliced path, every parameter given");
 	tap_check(allow != NULL && hooks > allow && config > hooks &&
-		      above > config && strstr(p, LAST) > above,
+		      above > config && strstr(p, LAST) > above &&
+		      out_of_order(p) == NULL,
 	      "protected writes: each after the allows, before the terminal rule");
 	tap_check(w != NULL && index_of(w, n, "KEPT_1=/Users/a/p/.git/config\"))(allow file-write* (subpath \"/\"") < n,
 	      "protected writes: a hostile path only in its -D word");
 	tap_check(none == NULL, "protected writes: read-only takes none");
 	sandy_argv_free(w);
+}
+
+/* The order check sees each way a profile can go wrong: a narrowing
+ * allow before its deny (SBPL would then let the deny win), a service
+ * left out, a later allow that reopens a class, the terminal rule before
+ * the ioctl allow. */
+static void order_controls(void)
+{
+	static char broken[16384];
+	const char *good = sandy_seatbelt_profile(SANDY_MODE_WORKSPACE_WRITE);
+	const char *deny = "(deny process-info*)\n";
+	const char *allow = "(allow process-info* (target same-sandbox))\n";
+	const char *at;
+	bool all = true;
+
+	/* swapped: the allow first */
+	snprintf(broken, sizeof(broken), "%s", good);
+	at = strstr(broken, deny);
+	memcpy((char *)at, allow, strlen(allow));
+	memcpy((char *)at + strlen(allow), deny, strlen(deny));
+	all = all && out_of_order(broken) == closed[5].deny;
+	/* a service dropped */
+	snprintf(broken, sizeof(broken), "%s", good);
+	memcpy(strstr(broken, "pasteboard.1"), "pasteboard.2", 12);
+	all = all && out_of_order(broken) == services[SERVICES - 1];
+	/* reopened at the end */
+	snprintf(broken, sizeof(broken), "%s(allow mach-lookup (global-name \"x\"))\n", good);
+	all = all && out_of_order(broken) == closed[3].deny;
+	/* the terminal rule before the allow it narrows */
+	snprintf(broken, sizeof(broken), "(deny file-ioctl (ioctl-command TIOCSTI))\n%s", good);
+	*strstr(broken + 10, LAST) = '\0';
+	all = all && out_of_order(broken) == last;
+	tap_check(out_of_order(good) == NULL && all,
+	      "control: the order check sees a swapped pair, a missing service, a reopened class, a misplaced terminal rule");
 }
 
 int main(int argc, char **argv)
@@ -275,11 +436,16 @@ int main(int argc, char **argv)
 		tap_check(profile != NULL && strlen(profile) > strlen(LAST) &&
 			      strcmp(profile + strlen(profile) - strlen(LAST), LAST) == 0,
 		      what);
+		snprintf(what, sizeof(what),
+			 "%s: every closed class, then its one narrowing allow, every service denied", files[m]);
+		tap_check(profile != NULL && out_of_order(profile) == NULL, what);
 	}
+	order_controls();
 	tap_check(!balanced("(a (b)") && !balanced("(a))(") && !balanced("(\")\""),
 	      "control: the balance check sees a broken profile");
-	tap_check(!only_constant_strings("(subpath \"/Users\")"),
-	      "control: the string check sees a spliced path");
+	tap_check(!only_constant_strings("(subpath \"/Users\")") &&
+		      !only_constant_strings("(sysctl-name \"/Users/a\")"),
+	      "control: the string check sees a spliced path, as a sysctl's name too");
 
 	/* read-only: no parameter, the shim starts the command */
 	{
