@@ -380,6 +380,21 @@ function holderIds (program) {
   return ids
 }
 
+// The probe's workspace-write check made again inside a workspace, in a
+// scratch directory of its own there (csrc/darwin/probe.c): the probe's
+// own lies in /private/tmp, and a workspace on another volume, or spelt so
+// that Seatbelt's resolved path differs (a firmlink, a case spelling),
+// could miss the profile's allow or a deny only there. Once per canonical
+// root and identity in this process; null when it held, else why.
+const volumes = new Map()
+function volumeVerdict (root) {
+  const st = fs.statSync(root, { bigint: true })
+  const key = `${st.dev}:${st.ino}:${root}`
+  if (!volumes.has(key)) volumes.set(key, binding.addon.seatbeltVolume(Buffer.from(root)))
+  return volumes.get(key)
+}
+const VOLUME_REFUSED = 'the seatbelt backend does not hold in this workspace'
+
 function seatbeltConfine (verdict, writableRoots, policy, argv, reads, keepEnv, shield) {
   // the shim's `exec "$@"`: bash (macOS's /bin/sh) reads a leading - as
   // exec's own option (-c, -l, -a NAME), and runs another command
@@ -391,6 +406,8 @@ function seatbeltConfine (verdict, writableRoots, policy, argv, reads, keepEnv, 
     if (SEATBELT_PROGRAMS.some((p) => holderIds(p).has(policy.rootId))) {
       throw new SandboxUnavailableError('sandbox-exec or the shell its shim runs lies inside the workspace', { reasons: ['seatbelt: the workspace root holds sandbox-exec or the shell its shim runs'] })
     }
+    const why = volumeVerdict(policy.root)
+    if (why !== null) throw new SandboxUnavailableError(VOLUME_REFUSED, { reasons: [`seatbelt: ${SEATBELT_PROGRAMS[0]} ${why} in this workspace`] })
   }
   // (the size checked before the words are handed back, so a refused argv
   // leaves no temp directory behind)
@@ -535,6 +552,8 @@ function createLocalSandboxProvider (options = {}) {
         throw new TypeError('options.workspaceRoot must be an absolute path')
       }
       report.warnings = workspaceWarnings(workspaceRoot)
+      const why = r.selected === 'seatbelt' ? volumeVerdict(fs.realpathSync.native(workspaceRoot)) : null
+      if (why !== null) report.warnings.push(`${VOLUME_REFUSED} (${SEATBELT_PROGRAMS[0]} ${why} there): confine refuses workspace-write in it`)
     }
     return structuredClone(report)
   }

@@ -1501,27 +1501,40 @@ static napi_value copy_dirs(napi_env env, napi_callback_info info)
 
 /* onKernelFilesystem(path Buffer, canonical) -> whether it lies on a kernel
  * filesystem (kernel_fs.h): no workspace or writable root may. */
-static napi_value on_kernel_filesystem(napi_env env, napi_callback_info info)
+/* An absolute path without NUL from a string argument (malloc'd), or
+ * NULL with a RangeError naming what (fn: "name: an absolute path"). */
+static char *absolute_path(napi_env env, napi_value v, const char *what)
 {
-	napi_value argv[1];
 	const char *bytes;
 	char *path;
 	size_t len;
-	int on;
 
-	if (get_args(env, info, 1, argv) == NULL ||
-	    get_path(env, argv[0], &bytes, &len) == NULL)
+	if (get_path(env, v, &bytes, &len) == NULL)
 		return NULL;
 	if (len == 0 || bytes[0] != '/' || memchr(bytes, '\0', len) != NULL) {
-		napi_throw_range_error(env, "ESANDYARGS",
-				       "onKernelFilesystem: an absolute path");
+		napi_throw_range_error(env, "ESANDYARGS", what);
 		return NULL;
 	}
 	path = malloc(len + 1);
-	if (path == NULL)
-		return throw_oom(env);
+	if (path == NULL) {
+		throw_oom(env);
+		return NULL;
+	}
 	memcpy(path, bytes, len);
 	path[len] = '\0';
+	return path;
+}
+
+static napi_value on_kernel_filesystem(napi_env env, napi_callback_info info)
+{
+	napi_value argv[1];
+	char *path;
+	int on;
+
+	if (get_args(env, info, 1, argv) == NULL ||
+	    (path = absolute_path(env, argv[0],
+				  "onKernelFilesystem: an absolute path")) == NULL)
+		return NULL;
 	on = sandy_on_kernel_fs(path);
 	free(path);
 	if (on < 0) {
@@ -1531,6 +1544,27 @@ static napi_value on_kernel_filesystem(napi_env env, napi_callback_info info)
 		return NULL;
 	}
 	return make_bool(env, on == 1);
+}
+
+/* seatbeltVolume(root) -> null when the workspace-write profile holds in a
+ * scratch directory made inside root (macOS; core/probe.h), else why. */
+static napi_value seatbelt_volume(napi_env env, napi_callback_info info)
+{
+	napi_value argv[1], out;
+	const char *why;
+	char *root;
+
+	if (get_args(env, info, 1, argv) == NULL ||
+	    (root = absolute_path(env, argv[0],
+				  "seatbeltVolume: an absolute path")) == NULL)
+		return NULL;
+	why = sandy_probe_volume_ask(root);
+	free(root);
+	if (why == NULL) {
+		napi_get_null(env, &out);
+		return out;
+	}
+	return make_string(env, why);
 }
 
 /* raiseWithoutCore(signal): `sandy run` ends as its command did
@@ -1569,6 +1603,8 @@ static napi_value init(napi_env env, napi_value exports)
 		{"seamLauncherWords", NULL, seam_launcher_words, NULL, NULL,
 		 NULL, napi_enumerable, NULL},
 		{"bwrapArgv", NULL, bwrap_argv, NULL, NULL, NULL,
+		 napi_enumerable, NULL},
+		{"seatbeltVolume", NULL, seatbelt_volume, NULL, NULL, NULL,
 		 napi_enumerable, NULL},
 		{"seatbeltArgv", NULL, seatbelt_argv, NULL, NULL, NULL,
 		 napi_enumerable, NULL},

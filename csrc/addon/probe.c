@@ -85,3 +85,13 @@ void sandy_probe_ask(const char *launcher, const char *problem,
 	sandy_probe_run(r);
 #endif
 }
+
+const char *sandy_probe_volume_ask(const char *root)
+{
+#ifdef __linux__
+	(void)root;
+	return "is macOS only";
+#else
+	return sandy_probe_volume(root);
+#endif
+}

@@ -109,6 +109,16 @@ void sandy_probe_judge(sandy_probe_report *r);
  * cannot run reports false with why. */
 void sandy_probe_run(sandy_probe_report *r);
 
+/* macOS (darwin/probe.c): the workspace-write check of sandy_probe_run
+ * again, in a scratch directory made inside root (a canonical workspace
+ * root) and removed; NULL when it holds on root's volume and spelling,
+ * else why (static text, no path). */
+const char *sandy_probe_volume(const char *root);
+
+/* The addon's question (addon/probe.c): sandy_probe_volume on macOS,
+ * elsewhere a reason: the seatbelt backend is macOS only. */
+const char *sandy_probe_volume_ask(const char *root);
+
 /* The addon's probe (addon/probe.c): on Linux the launcher's report, or,
  * when launcher is NULL, every Linux backend unusable because of problem
  * (words a user can act on); elsewhere sandy_probe_run. Fills *r,

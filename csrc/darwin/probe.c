@@ -13,12 +13,23 @@
  * Any other outcome (sandbox-exec missing, a profile this macOS cannot
  * parse, sandbox_apply refused inside another sandbox, a rule that does
  * not hold) leaves the backend unusable, with the first check that failed
- * as the reason. Compiled on Linux against csrc/test/darwin_sdk.h
+ * as the reason.
+ *
+ * The scratch directory of that probe lies in /private/tmp, on the system's
+ * volume. A workspace on another volume, or spelt so that Seatbelt's
+ * resolved path differs from the canonical one (a firmlink, a case
+ * spelling), would miss the workspace's allow, or a deny, only there:
+ * sandy_probe_volume runs the workspace-write check again in a scratch
+ * directory made inside the workspace itself, which confine asks before
+ * a workspace-write argv on each volume is handed out.
+ *
+ * Compiled on Linux against csrc/test/darwin_sdk.h
  * (test/unit/native.test.js); never run on a Mac (docs/backends.md, "macOS"). */
 #include "../core/probe.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,8 +65,8 @@ static const char *const names[ENTRIES] = {
 };
 
 typedef struct scratch {
-	char base[64];
-	char path[ENTRIES][96];
+	char base[PATH_MAX];
+	char path[ENTRIES][PATH_MAX];
 } scratch;
 
 static bool exists(const scratch *s, int entry)
@@ -71,14 +82,18 @@ static void scratch_remove(const scratch *s)
 	rmdir(s->base);
 }
 
-/* /private/tmp, not /tmp: Seatbelt matches resolved paths. */
-static bool scratch_make(scratch *s)
+/* A fresh scratch directory in parent, a resolved path (Seatbelt matches
+ * resolved paths: /private/tmp, not /tmp). */
+static bool scratch_make(scratch *s, const char *parent)
 {
 	int fd;
 
-	snprintf(s->base, sizeof(s->base), "/private/tmp/sandy-probe-XXXXXX");
-	if (mkdtemp(s->base) == NULL)
+	if ((size_t)snprintf(s->base, sizeof(s->base), "%s/.sandy-probe-XXXXXX",
+			     parent) >= sizeof(s->base) - 16 ||
+	    mkdtemp(s->base) == NULL) {
+		s->base[0] = '\0';
 		return false;
+	}
 	for (int e = 0; e < ENTRIES; e++)
 		snprintf(s->path[e], sizeof(s->path[e]), "%s/%s", s->base,
 			 names[e]);
@@ -148,6 +163,24 @@ static const char *enforces(sandy_mode mode, const scratch *s)
 	return why;
 }
 
+/* mode's profile in a fresh scratch directory in parent (on the heap:
+ * 10 KiB, and worker threads share the addon); NULL when it holds. */
+static const char *holds_in(sandy_mode mode, const char *parent)
+{
+	scratch *s = calloc(1, sizeof(*s));
+	const char *why;
+
+	if (s == NULL)
+		return "could not be tried: out of memory";
+	why = scratch_make(s, parent) ? enforces(mode, s)
+				      : "could not be tried: no scratch "
+					"directory could be made";
+	if (s->base[0] != '\0')
+		scratch_remove(s);
+	free(s);
+	return why;
+}
+
 /* Both profiles, each in a fresh scratch directory; NULL when both hold. */
 static const char *sandbox_exec_enforces(void)
 {
@@ -157,17 +190,14 @@ static const char *sandbox_exec_enforces(void)
 
 	if (access(SANDY_SANDBOX_EXEC, X_OK) != 0)
 		return "is missing";
-	for (size_t m = 0; why == NULL && m < 2; m++) {
-		scratch s;
-
-		memset(&s, 0, sizeof(s));
-		why = scratch_make(&s) ? enforces(modes[m], &s)
-				       : "could not be tried: no scratch "
-					 "directory in /private/tmp";
-		if (s.base[0] != '\0')
-			scratch_remove(&s);
-	}
+	for (size_t m = 0; why == NULL && m < 2; m++)
+		why = holds_in(modes[m], "/private/tmp");
 	return why;
+}
+
+const char *sandy_probe_volume(const char *root)
+{
+	return holds_in(SANDY_MODE_WORKSPACE_WRITE, root);
 }
 
 void sandy_probe_run(sandy_probe_report *r)

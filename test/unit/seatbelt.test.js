@@ -75,7 +75,10 @@ t.test('the dialect: EPERM is a denial, sandbox-exec\'s own refusals are runner 
 })
 
 // A provider on a host whose probe says what a Mac's would.
-function darwinProvider (t, seatbelt, options) {
+// volume(root): the answer of the workspace-write check made inside a
+// workspace (csrc/darwin/probe.c), recorded in volumes.
+function darwinProvider (t, seatbelt, options, volume = () => null) {
+  const volumes = []
   const darwin = structuredClone(require('../../lib/probe.js').probe())
   darwin.platform = 'darwin'
   for (const name of Object.keys(darwin.backends)) darwin.backends[name] = { usable: false, enforcement: null, reason: 'not Linux' }
@@ -83,11 +86,12 @@ function darwinProvider (t, seatbelt, options) {
   let probes = 0
   // macOS has no launcher: verifying one fails there
   const real = require('../../lib/binding.js')
-  const noLauncher = Object.create(real, { verifiedLauncherPath: { value: () => { throw new Error('no launcher on macOS') } } })
+  const addon = Object.create(real.addon, { seatbeltVolume: { value: (root) => { volumes.push(root.toString()); return volume(root.toString()) } } })
+  const noLauncher = Object.create(real, { verifiedLauncherPath: { value: () => { throw new Error('no launcher on macOS') } }, addon: { value: addon } })
   const mocks = { '../../lib/probe.js': { probe: () => { probes++; return darwin } }, '../../lib/binding.js': noLauncher }
   const { createLocalSandboxProvider } = t.mockRequire('../../lib/provider.js', mocks)
   const { confinePolicy } = t.mockRequire('../../lib/confine.js', { ...mocks, '../../lib/policy.js': require('../../lib/policy.js') })
-  return { provider: createLocalSandboxProvider(options), probes: () => probes, confinePolicy }
+  return { provider: createLocalSandboxProvider(options), probes: () => probes, volumes, confinePolicy }
 }
 const USABLE = { usable: true, enforcement: 'partial', reason: '/usr/bin/sandbox-exec enforced both profiles on the probe\'s writes' }
 
@@ -217,6 +221,38 @@ t.test('a darwin provider refuses what it cannot confine', async (t) => {
     if (saved === undefined) delete process.env.TMPDIR
     else process.env.TMPDIR = saved
   }
+})
+
+t.test('workspace-write is confined only where the probe\'s check held inside the workspace', async (t) => {
+  const other = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'sandy-sb-volume-')))
+  t.teardown(() => fs.rmSync(other, { recursive: true, force: true }))
+  const own = path.join(other, 'tmpdir')
+  fs.mkdirSync(own)
+  const saved = Object.hasOwn(process.env, 'TMPDIR') ? process.env.TMPDIR : null
+  process.env.TMPDIR = own
+  t.teardown(() => { if (saved === null) delete process.env.TMPDIR; else process.env.TMPDIR = saved })
+  const missed = '/usr/bin/sandbox-exec refused a write into the workspace in this workspace'
+  const { provider, volumes } = darwinProvider(t, USABLE, {}, (root) => root === other ? 'refused a write into the workspace' : null)
+  provider.confine(['true'], { mode: 'read-only', workspaceRoot: other })
+  t.same(volumes, [], 'read-only asks nothing: it allows no write')
+  const c = provider.confine(['true'], { mode: 'workspace-write', workspaceRoot: path.join(dir, '.') })
+  provider.confine(['true'], { mode: 'workspace-write', workspaceRoot: dir })
+  t.same(volumes, [dir], 'the canonical root is checked, once per process')
+  t.equal(c.argv[4], `WORKSPACE_ROOT=${dir}`, 'and it is the root the profile gets')
+  const before = fs.readdirSync(own).length
+  const err = t.throws(() => provider.confine(['true'], { mode: 'workspace-write', workspaceRoot: other }), { code: 'SANDBOX_UNAVAILABLE' })
+  t.same(err.reasons, [`seatbelt: ${missed}`], 'a workspace where the check did not hold: refused, saying which check')
+  t.notOk(JSON.stringify({ m: err.message, r: err.reasons }).includes(other), 'no path in the error')
+  t.throws(() => provider.confine(['true'], { mode: 'workspace-write', workspaceRoot: other }), { code: 'SANDBOX_UNAVAILABLE' })
+  t.same(volumes, [dir, other], 'its answer is kept as well')
+  t.equal(fs.readdirSync(own).length, before, 'a refused workspace leaves no temp directory')
+  t.equal(provider.confine(['true'], { mode: 'read-only', workspaceRoot: other }).argv[0], '/usr/bin/sandbox-exec', 'read-only there stays confined')
+  t.match(provider.probe({ workspaceRoot: other }).warnings, [/does not hold in this workspace .*refused a write into the workspace there.*confine refuses workspace-write/], 'provider.probe({ workspaceRoot }) says so')
+  t.notOk(provider.probe({ workspaceRoot: dir }).warnings.some((w) => /seatbelt/.test(w)), 'and says nothing where it held')
+  // the addon's own: a question for macOS alone, of an absolute path
+  t.equal(binding.addon.seatbeltVolume(Buffer.from(dir)), process.platform === 'darwin' ? null : 'is macOS only')
+  t.throws(() => binding.addon.seatbeltVolume(Buffer.from('relative')), { name: 'RangeError', message: /absolute path/ })
+  t.throws(() => binding.addon.seatbeltVolume(dir), { code: 'ESANDYNAPI' }, 'a path as bytes only')
 })
 
 t.test('Sandy policies stay Unsupported on macOS', async (t) => {
