@@ -204,6 +204,68 @@ t.test('no program opened through Launch Services', async (t) => {
   t.ok(running(), 'and running')
 })
 
+// What the profile closes beyond files, asked by a small program of the
+// fixtures (test/fixtures/darwin-peek.c), built here with the system's cc.
+const peekBin = path.join(base, 'darwin-peek')
+const built = spawnSync('/usr/bin/cc', ['-o', peekBin, path.join(__dirname, '..', 'fixtures', 'darwin-peek.c')], { encoding: 'utf8' })
+const peek = (confine, ...args) => (confine ? confined('workspace-write', [peekBin, ...args]) : unconfined([peekBin, ...args])).stdout.trim()
+
+t.test('another process\'s environment and information stay its own', async (t) => {
+  t.equal(built.status, 0, `the probe program builds (${built.stderr})`)
+  const host = require('node:child_process').spawn('/bin/sleep', ['30'], { env: { SANDY_PEEK_SECRET: 'token' }, stdio: 'ignore' })
+  t.teardown(() => host.kill())
+  const pid = String(host.pid)
+  t.equal(peek(true, 'env', pid, 'SANDY_PEEK_SECRET'), 'refused 1', 'its environment is refused (KERN_PROCARGS2)')
+  t.equal(peek(false, 'env', pid, 'SANDY_PEEK_SECRET'), 'yes', 'control: read unconfined')
+  t.match(peek(true, 'info', pid), /^refused /, 'proc_pidinfo of it is refused')
+  t.equal(peek(false, 'info', pid), 'yes', 'control: answered unconfined')
+})
+
+t.test('kernel state by listed sysctl names only; no shared memory segment', async (t) => {
+  t.equal(peek(true, 'sysctl', 'hw.ncpu'), 'yes', 'a listed name is read')
+  t.match(peek(true, 'sysctl', 'kern.maxvnodes'), /^refused /, 'an unlisted one is refused')
+  t.equal(peek(false, 'sysctl', 'kern.maxvnodes'), 'yes', 'control: read unconfined')
+  const name = `/sandy-${process.pid}`
+  t.match(peek(true, 'shm', name), /^refused /, 'POSIX shared memory is refused')
+  t.equal(peek(false, 'shm', name), 'yes', 'control: created (and removed) unconfined')
+})
+
+t.test('ioctls only on the listed devices and the terminal the command was given', async (t) => {
+  const file = path.join(ws, 'plain')
+  fs.writeFileSync(file, 'x')
+  t.match(peek(true, 'ioctl', file), /^refused /, 'FIONREAD on a file is refused')
+  t.equal(peek(false, 'ioctl', file), 'yes', 'control: answered unconfined')
+  t.equal(peek(true, 'ioctl', '/dev/null'), 'yes', 'on /dev/null it is answered')
+  // its own terminal, as script(1) gives one: tcsetattr works
+  const c = provider.confine(['/bin/stty', 'raw', '-echo'], { mode: 'workspace-write', workspaceRoot: ws })
+  const r = spawnSync('/usr/bin/script', ['-q', '/dev/null', ...c.argv], { encoding: 'utf8', input: '' })
+  t.equal(r.status, 0, `stty on its own terminal (${r.stdout.trim()} ${r.stderr.trim()})`)
+})
+
+t.test('no other terminal opened by its name', async (t) => {
+  // a terminal of this user's that the command was not given: script(1)
+  // holds one while its child sleeps
+  const holder = require('node:child_process').spawn('/usr/bin/script', ['-q', '/dev/null', '/bin/sh', '-c', 'tty; sleep 30'], { stdio: ['pipe', 'pipe', 'ignore'] })
+  t.teardown(() => holder.kill())
+  const name = await new Promise((resolve) => holder.stdout.once('data', (d) => resolve(d.toString().trim().split(/\s+/).pop())))
+  t.match(name, /^\/dev\/ttys\d+$/, `(the other terminal: ${name})`)
+  t.match(peek(true, 'open', name), /^refused /, 'not opened confined')
+  t.equal(peek(false, 'open', name), 'yes', 'control: opened unconfined')
+})
+
+t.test('the clipboard is out of reach', async (t) => {
+  const saved = spawnSync('/usr/bin/pbpaste', [], { encoding: 'utf8' }).stdout
+  t.teardown(() => spawnSync('/usr/bin/pbcopy', [], { input: saved }))
+  const r = confined('workspace-write', sh('printf planted | /usr/bin/pbcopy'))
+  t.not(spawnSync('/usr/bin/pbpaste', [], { encoding: 'utf8' }).stdout, 'planted', `nothing planted (${r.stderr.trim()})`)
+  t.equal(spawnSync('/usr/bin/pbcopy', [], { input: 'free' }).status, 0, 'control: copied unconfined')
+  t.equal(spawnSync('/usr/bin/pbpaste', [], { encoding: 'utf8' }).stdout, 'free', 'and pasted back')
+})
+
+t.test('the probe\'s check inside this workspace held', async (t) => {
+  t.notOk(provider.probe({ workspaceRoot: ws }).warnings.some((w) => /seatbelt/.test(w)), 'no warning for the workspace')
+})
+
 t.test('signals reach only the sandbox', async (t) => {
   const r = confined('workspace-write', sh('kill -0 "$1"', String(process.pid)))
   t.not(r.status, 0, 'the caller cannot be signalled from inside')
