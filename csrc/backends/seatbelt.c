@@ -73,7 +73,7 @@
 /* The profile starts from (allow default) and closes classes of
  * operations, each narrowed by the allows that follow it (in SBPL a later
  * rule wins over an earlier one); why not (deny default) is in
- * docs/backends.md, "The profile's shape". Reads, execution and network
+ * docs/backends.md, "macOS". Reads, execution and network
  * stay as the host allows (macOS has no small closed read set: the dyld
  * shared cache, frameworks and toolchains must stay readable). Each rule
  * with its reason, and the peer rule or Apple text it follows (Codex:
