@@ -57,7 +57,8 @@ function factRows (report) {
     ['platform', report.platform],
     ['kernel release', report.kernelRelease],
     ['Landlock ABI', `${report.landlockAbi}${errata}`],
-    ['user namespaces', withDetail(report.userNamespaces, report.userNamespacesDetail)],
+    ['user namespaces', withDetail(report.userNamespaces, report.userNamespacesDetail) + (report.userNamespacesDenied ? ', made but refused their capabilities (EPERM)' : '')],
+    ['AppArmor userns', report.userNamespacesRestricted ? 'restricted (kernel.apparmor_restrict_unprivileged_userns=1)' : 'not restricted'],
     ['PID namespace', withDetail(report.pidNamespace, report.pidNamespaceDetail)],
     ['mount API', withDetail(report.mountApi, report.mountApiDetail)],
     ['openat2', yesNo(report.openat2)],
@@ -155,7 +156,40 @@ const PROBE = {
   run: runProbe
 }
 
-const COMMANDS = { probe: PROBE, run: RUN }
+async function runAppArmor (opts, io) {
+  const { profileText, shippedLauncher, install, TARGET } = require('./apparmor')
+  const { file, why } = shippedLauncher()
+  if (file === null) {
+    io.err(`sandy apparmor: ${why}\n`)
+    return 1
+  }
+  const text = profileText(file)
+  if (!opts.install) {
+    io.out(text)
+    return 0
+  }
+  const failed = install(text)
+  if (failed !== null) {
+    io.err(`sandy apparmor: ${failed}\n`)
+    return 1
+  }
+  io.out(`${TARGET} written and loaded: ${file} may make user namespaces\n`)
+  return 0
+}
+
+const APPARMOR = {
+  usage: ['sandy apparmor [--install]'],
+  summary: 'print the AppArmor profile that lets this package\'s launcher alone make ' +
+    'user namespaces where Ubuntu restricts them, or install and load it ' +
+    '(root, and a root-owned install only: docs/apparmor.md)',
+  options: {
+    install: { type: 'boolean', help: `write it to /etc/apparmor.d and load it (root)` }
+  },
+  example: 'sandy apparmor --install',
+  run: runAppArmor
+}
+
+const COMMANDS = { probe: PROBE, run: RUN, apparmor: APPARMOR }
 
 function optionRows (options) {
   return Object.entries(options).map(([name, o]) => [`--${name}${o.value ? ` ${o.value}` : ''}`, o.help])

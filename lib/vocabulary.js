@@ -90,6 +90,8 @@ const PROBE_FIELDS = Object.freeze([
   Object.freeze({ name: 'landlock_errata', property: 'landlockErrata', type: 'number' }),
   Object.freeze({ name: 'user_namespaces', property: 'userNamespaces', type: 'boolean' }),
   Object.freeze({ name: 'user_namespaces_detail', property: 'userNamespacesDetail', type: 'string' }),
+  Object.freeze({ name: 'user_namespaces_denied', property: 'userNamespacesDenied', type: 'boolean' }),
+  Object.freeze({ name: 'user_namespaces_restricted', property: 'userNamespacesRestricted', type: 'boolean' }),
   Object.freeze({ name: 'mount_api', property: 'mountApi', type: 'boolean' }),
   Object.freeze({ name: 'mount_api_detail', property: 'mountApiDetail', type: 'string' }),
   Object.freeze({ name: 'pid_namespace', property: 'pidNamespace', type: 'boolean' }),

@@ -106,7 +106,7 @@ function sanitizerEnv (preloadDir) {
 // table (it measures what the suite has run).
 const NOT_UNDER_ASAN = ['layers.test.js', 'c-coverage.test.js', 'native.test.js', 'threat-model.test.js', 'code-map.test.js', 'layering.test.js', 'docs.test.js', 'package.test.js',
   'strict.test.js', 'types.test.js', 'prebuild.test.js', 'install.test.js', 'workflow.test.js', 'dsh.test.js', 'dsh-peers.test.js',
-  'abi-caps.test.js', 'bench.test.js']
+  'abi-caps.test.js', 'bench.test.js', 'apparmor.test.js']
 
 const stages = []
 function stage (name, fn) {

@@ -12,6 +12,8 @@ export interface ProbeFacts {
   readonly landlockErrata: number
   readonly userNamespaces: boolean
   readonly userNamespacesDetail: string
+  readonly userNamespacesDenied: boolean
+  readonly userNamespacesRestricted: boolean
   readonly mountApi: boolean
   readonly mountApiDetail: string
   readonly pidNamespace: boolean

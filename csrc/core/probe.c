@@ -53,6 +53,23 @@ static void check_landlock_abi(const sandy_probe_report *r,
 	add_reason(v, buf);
 }
 
+/* Why the launcher's namespaces cannot be made: Ubuntu's AppArmor
+ * restriction, with the command that lifts it for the launcher alone
+ * (docs/apparmor.md), when its sysctl is set and the trial was refused
+ * after the namespace was made; else what to look at. */
+static const char *userns_reason(const sandy_probe_report *r)
+{
+	if (r->user_namespaces_restricted && r->user_namespaces_denied)
+		return "AppArmor restricts unprivileged user namespaces here "
+		       "(kernel.apparmor_restrict_unprivileged_userns=1): an "
+		       "administrator allows them for this package's launcher "
+		       "alone with `sudo sandy apparmor --install` (a "
+		       "root-owned install; docs/apparmor.md)";
+	return "cannot create user+mount+IPC namespaces (enable unprivileged "
+	       "user namespaces, or allow them for this program in "
+	       "AppArmor/SELinux)";
+}
+
 /* Every Linux backend runs the launcher: as itself, or as bubblewrap's
  * guard. Without its answer no fact below was measured. */
 static bool launcher_answered(const sandy_probe_report *r,
@@ -75,9 +92,7 @@ static void judge_sandy(const sandy_probe_report *r, sandy_backend_verdict *v)
 		return;
 	check_landlock_abi(r, v);
 	if (!r->user_namespaces)
-		add_reason(v, "cannot create user+mount+IPC namespaces "
-			      "(enable unprivileged user namespaces, or allow "
-			      "them for this program in AppArmor/SELinux)");
+		add_reason(v, userns_reason(r));
 	if (r->user_namespaces && !r->pid_namespace) {
 		snprintf(buf, sizeof(buf),
 			 "a PID namespace with a /proc of its own cannot be "
@@ -116,6 +131,11 @@ static void judge_bwrap(const sandy_probe_report *r, sandy_backend_verdict *v)
 		add_reason(v, "bubblewrap runs on Linux only");
 	} else if (!launcher_answered(r, v)) {
 		return;
+	} else if (!r->user_namespaces) {
+		snprintf(buf, sizeof(buf),
+			 "the launcher's guard in front of bubblewrap needs "
+			 "user namespaces: %s", userns_reason(r));
+		add_reason(v, buf);
 	} else if (!r->bwrap_found) {
 		add_reason(v, "bubblewrap not found in /usr/bin, /bin, "
 			      "/usr/local/bin (install the bubblewrap package)");
@@ -124,14 +144,12 @@ static void judge_bwrap(const sandy_probe_report *r, sandy_backend_verdict *v)
 			 "bubblewrap is installed but cannot create its "
 			 "sandbox here: %s", r->bwrap_detail);
 		add_reason(v, buf);
-	} else if (!r->user_namespaces || !r->mount_api ||
-		   !r->seccomp_filter) {
+	} else if (!r->mount_api || !r->seccomp_filter) {
 		/* the guard's own namespace (guard_view.c), and the filter
 		 * bubblewrap loads for it */
 		add_reason(v, "the launcher's guard in front of bubblewrap "
-			      "needs user+mount namespaces, the mount API "
-			      "and seccomp filters (enable unprivileged user "
-			      "namespaces; Linux 5.12 or later)");
+			      "needs the mount API and seccomp filters "
+			      "(Linux 5.12 or later)");
 	} else {
 		set_usable(v, SANDY_ENFORCEMENT_FULL,
 			   "a trial bwrap sandbox with user and PID "

@@ -58,6 +58,13 @@ typedef struct sandy_backend_verdict {
 	/* user+mount+IPC really created in a child */                       \
 	B(user_namespaces, "userNamespaces")                                 \
 	T(user_namespaces_detail, "userNamespacesDetail", SANDY_PROBE_TEXT)  \
+	/* made, but a step that needs the namespace's capabilities (the id  \
+	 * maps, private propagation) refused with EPERM: an LSM withholds   \
+	 * them, as Ubuntu's AppArmor restriction does */                    \
+	B(user_namespaces_denied, "userNamespacesDenied")                    \
+	/* kernel.apparmor_restrict_unprivileged_userns is 1 (Ubuntu; absent \
+	 * elsewhere: docs/apparmor.md) */                                   \
+	B(user_namespaces_restricted, "userNamespacesRestricted")            \
 	/* open_tree/move_mount/mount_setattr work: a trial view was built   \
 	 * (only tried when user_namespaces) */                              \
 	B(mount_api, "mountApi")                                             \

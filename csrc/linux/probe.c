@@ -7,10 +7,12 @@
  *   namespaces  the view's plan, sandy_view_pin, sandy_namespaces_enter,
  *               then in its child, pid 1 of the new PID namespace,
  *               sandy_new_proc and sandy_view_build:
- *               user_namespaces (with the failing step), pid_namespace
- *               (with why not), mount_api
+ *               user_namespaces (with the failing step; denied when a
+ *               step after the namespace was made got EPERM),
+ *               pid_namespace (with why not), mount_api
  *   filters     no_new_privs, then sandy_seccomp_load: seccomp_filter
- * and in this process, changing nothing: Landlock's ABI and errata
+ * and in this process, changing nothing: Ubuntu's AppArmor restriction of
+ * user namespaces (its sysctl), Landlock's ABI and errata
  * (landlock.c), openat2 (the view's own helper), the uid rule of the
  * Landlock-only level (apply.c), and bubblewrap, run as a program with a
  * deadline: found in a fixed directory, --version, and a trial sandbox. */
@@ -44,6 +46,8 @@ enum {
 	ANSWER_OK = '0',
 	ANSWER_PREPARE = 'P', /* the probe policy itself: nothing measured */
 	ANSWER_NAMESPACES = 'N',
+	/* made, then a step that needs their capabilities refused: EPERM */
+	ANSWER_NAMESPACES_DENIED = 'D',
 	ANSWER_PROC = 'C', /* pid 1 of the new namespace mounts no /proc */
 	ANSWER_VIEW = 'V',
 	ANSWER_NO_NEW_PRIVS = 'R',
@@ -135,7 +139,12 @@ static void namespaces_child(char a[SANDY_RUN_ANSWER], void *arg)
 		return;
 	}
 	if (sandy_namespaces_enter(&t.p, &err) != 0) {
-		answer(a, ANSWER_NAMESPACES, &err);
+		/* (unshare's own failure is Unsupported: linux/namespaces.c) */
+		answer(a, err.kind == SANDY_ERR_ENFORCEMENT_FAILED &&
+				  err.errnum == EPERM
+			      ? ANSWER_NAMESPACES_DENIED
+			      : ANSWER_NAMESPACES,
+		       &err);
 		return;
 	}
 	t.host_proc = proc_pin(&r, &t.v);
@@ -188,6 +197,7 @@ static void probe_namespaces(sandy_probe_report *r)
 				 sizeof(r->pid_namespace_detail), "%s", a + 1);
 		return;
 	}
+	r->user_namespaces_denied = a[0] == ANSWER_NAMESPACES_DENIED;
 	snprintf(why, len, "%s", a + 1);
 }
 
@@ -202,6 +212,27 @@ static void probe_filters(sandy_probe_report *r)
 	r->seccomp_filter = a[0] == ANSWER_OK;
 }
 
+/* Ubuntu's AppArmor restriction of unprivileged user namespaces
+ * (docs/apparmor.md): its sysctl reads 1. Test builds (csrc/Makefile's
+ * apparmor) take it as set: Debian's kernels lack the patch. */
+static bool userns_restricted(void)
+{
+#ifdef SANDY_TEST_APPARMOR_RESTRICTED
+	return true;
+#else
+	char c = 0;
+	int fd = open("/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
+		      O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	if (read(fd, &c, 1) != 1)
+		c = 0;
+	close(fd);
+	return c == '1';
+#endif
+}
+
 static void probe_kernel(sandy_probe_report *r)
 {
 	struct utsname u;
@@ -210,6 +241,7 @@ static void probe_kernel(sandy_probe_report *r)
 	snprintf(r->platform, sizeof(r->platform), "linux");
 	snprintf(r->kernel_release, sizeof(r->kernel_release), "%s",
 		 uname(&u) == 0 ? u.release : "unknown");
+	r->user_namespaces_restricted = userns_restricted();
 	r->landlock_abi = sandy_landlock_abi();
 	r->landlock_errata = r->landlock_abi > 0 ? sandy_landlock_errata() : 0;
 	fd = sandy_open_how(AT_FDCWD, "/", O_PATH | O_CLOEXEC,

@@ -47,7 +47,7 @@ const report = sandy.probe()
 t.test('report shape', async (t) => {
   t.same(Object.keys(report).sort(), ['backends', 'bwrap', 'kernelRelease', 'landlockAbi',
     'landlockErrata', 'mountApi', 'mountApiDetail', 'noNewPrivs', 'openat2', 'pidNamespace', 'pidNamespaceDetail', 'platform',
-    'sandboxExec', 'seccompFilter', 'userNamespaces', 'userNamespacesDetail'])
+    'sandboxExec', 'seccompFilter', 'userNamespaces', 'userNamespacesDenied', 'userNamespacesDetail', 'userNamespacesRestricted'])
   t.equal(report.platform, 'linux')
   for (const k of ['landlockAbi', 'landlockErrata']) t.ok(Number.isInteger(report[k]) && report[k] >= 0, k)
   for (const k of ['userNamespaces', 'mountApi', 'pidNamespace', 'openat2', 'seccompFilter', 'noNewPrivs', 'sandboxExec']) {
