@@ -6,8 +6,10 @@
  *
  *   workspace-write: the writes into ws and tmp land, the two (still
  *     empty) directories themselves are not removed, tmp is not moved
- *     into ws, and the write into out and a hard link from ws to
- *     out/victim are refused; /dev/null stays writable (exit 0);
+ *     into ws, and the write into out, a hard link from ws to
+ *     out/victim, a write into ws/kept (a protected write) and a read of
+ *     ws/secret (a protected read) are refused; /dev/null stays writable
+ *     (exit 0);
  *   read-only: the writes into ws and tmp are refused too.
  *
  * Any other outcome (sandbox-exec missing, a profile this macOS cannot
@@ -45,7 +47,8 @@
 /* Each run's deadline. */
 #define DEADLINE_MS 3000
 
-/* $1 ws, $2 tmp, $3 out. Every write is tried; the parent judges. */
+/* $1 ws, $2 tmp, $3 out. Every write and the protected read are tried;
+ * the parent judges. */
 #define SCRIPT                                                               \
 	"echo x > /dev/null || exit 3\n"                                     \
 	"rmdir \"$1\" \"$2\" 2>/dev/null\n"                                  \
@@ -54,31 +57,113 @@
 	"(echo x > \"$2/in\") 2>/dev/null\n"                                 \
 	"(echo x > \"$3/in\") 2>/dev/null\n"                                 \
 	"ln \"$3/victim\" \"$1/link\" 2>/dev/null\n"                         \
+	"(echo x > \"$1/kept\") 2>/dev/null\n"                               \
+	"cat \"$1/secret\" >/dev/null 2>&1 && (echo x > \"$1/read\") 2>/dev/null\n" \
 	"exit 0\n"
 
-/* The scratch directory's entries, in the order they are removed. */
-enum { IN_WS, LINK_WS, IN_TMP, IN_OUT, VICTIM, MOVED, WS, TMP, OUT, ENTRIES };
+/* The scratch directory's entries, in the order they are removed: each
+ * the base's own or one level below (kept: a protected write, secret: a
+ * protected read, both by their rules under workspace-write; read: the
+ * script's mark that the secret was read). */
+enum {
+	IN_WS, LINK_WS, KEPT, SECRET, READ, IN_TMP, IN_OUT, VICTIM, MOVED,
+	WS, TMP, OUT, ENTRIES
+};
 static const char *const names[ENTRIES] = {
-	[IN_WS] = "ws/in",   [LINK_WS] = "ws/link",   [IN_TMP] = "tmp/in",
-	[IN_OUT] = "out/in", [VICTIM] = "out/victim", [MOVED] = "ws/moved",
-	[WS] = "ws",         [TMP] = "tmp",           [OUT] = "out",
+	[IN_WS] = "ws/in",     [LINK_WS] = "ws/link", [KEPT] = "ws/kept",
+	[SECRET] = "ws/secret", [READ] = "ws/read",   [IN_TMP] = "tmp/in",
+	[IN_OUT] = "out/in",   [VICTIM] = "out/victim", [MOVED] = "ws/moved",
+	[WS] = "ws",           [TMP] = "tmp",           [OUT] = "out",
 };
 
+/* The paths go to the profile and the script; this process reaches every
+ * entry through fd, the base opened without following links, and each
+ * directory below it the same way, so that whatever a process in the
+ * workspace does to the scratch meanwhile (a directory swapped for a
+ * link) leads nothing here outside the base. */
 typedef struct scratch {
 	char base[PATH_MAX];
-	char path[ENTRIES][PATH_MAX];
+	char path[ENTRIES][PATH_MAX + 16];
+	int fd;
 } scratch;
+
+/* entry's directory (fd: s->fd itself, or one opened below it, to close
+ * when not s->fd) and its last name; false when the directory is not
+ * one. */
+static bool entry_at(const scratch *s, int entry, int *dir, const char **name)
+{
+	const char *slash = strchr(names[entry], '/');
+	char sub[8];
+
+	*dir = s->fd;
+	*name = names[entry];
+	if (slash == NULL)
+		return true;
+	snprintf(sub, sizeof(sub), "%.*s", (int)(slash - names[entry]),
+		 names[entry]);
+	*name = slash + 1;
+	*dir = openat(s->fd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					  O_CLOEXEC);
+	return *dir >= 0;
+}
+
+static void entry_done(const scratch *s, int dir)
+{
+	if (dir >= 0 && dir != s->fd)
+		close(dir);
+}
+
+/* Whether entry is there (never following a link), and its size. */
+static bool present(const scratch *s, int entry, off_t *size)
+{
+	struct stat st;
+	const char *name;
+	int dir;
+	bool there = entry_at(s, entry, &dir, &name) &&
+		     fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
+
+	entry_done(s, dir);
+	if (there && size != NULL)
+		*size = st.st_size;
+	return there;
+}
 
 static bool exists(const scratch *s, int entry)
 {
-	return access(s->path[entry], F_OK) == 0;
+	return present(s, entry, NULL);
+}
+
+/* A file made for the script, with text. */
+static bool make_file(const scratch *s, int entry, const char *text)
+{
+	const char *name;
+	int dir, fd = -1;
+	bool ok = entry_at(s, entry, &dir, &name) &&
+		  (fd = openat(dir, name, O_WRONLY | O_CREAT | O_EXCL |
+						  O_NOFOLLOW | O_CLOEXEC,
+			       0600)) >= 0 &&
+		  write(fd, text, strlen(text)) == (ssize_t)strlen(text);
+
+	if (fd >= 0 && close(fd) != 0)
+		ok = false;
+	entry_done(s, dir);
+	return ok;
 }
 
 static void scratch_remove(const scratch *s)
 {
-	for (int e = 0; e < ENTRIES; e++)
-		if (unlink(s->path[e]) != 0)
-			rmdir(s->path[e]);
+	for (int e = 0; s->fd >= 0 && e < ENTRIES; e++) {
+		const char *name;
+		int dir;
+
+		if (entry_at(s, e, &dir, &name) && unlinkat(dir, name, 0) != 0)
+			unlinkat(dir, name, AT_REMOVEDIR);
+		entry_done(s, dir);
+	}
+	if (s->fd >= 0)
+		close(s->fd);
+	/* (a link or another directory put in its place is removed if
+	 * empty, never followed) */
 	rmdir(s->base);
 }
 
@@ -86,22 +171,22 @@ static void scratch_remove(const scratch *s)
  * resolved paths: /private/tmp, not /tmp). */
 static bool scratch_make(scratch *s, const char *parent)
 {
-	int fd;
-
+	s->fd = -1;
 	if ((size_t)snprintf(s->base, sizeof(s->base), "%s/.sandy-probe-XXXXXX",
 			     parent) >= sizeof(s->base) - 16 ||
 	    mkdtemp(s->base) == NULL) {
 		s->base[0] = '\0';
 		return false;
 	}
+	s->fd = open(s->base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
 	for (int e = 0; e < ENTRIES; e++)
 		snprintf(s->path[e], sizeof(s->path[e]), "%s/%s", s->base,
 			 names[e]);
-	if (mkdir(s->path[WS], 0700) != 0 || mkdir(s->path[TMP], 0700) != 0 ||
-	    mkdir(s->path[OUT], 0700) != 0)
-		return false;
-	fd = open(s->path[VICTIM], O_WRONLY | O_CREAT | O_EXCL, 0600);
-	return fd >= 0 && close(fd) == 0;
+	return s->fd >= 0 && mkdirat(s->fd, names[WS], 0700) == 0 &&
+	       mkdirat(s->fd, names[TMP], 0700) == 0 &&
+	       mkdirat(s->fd, names[OUT], 0700) == 0 &&
+	       make_file(s, VICTIM, "") && make_file(s, KEPT, "") &&
+	       make_file(s, SECRET, "secret\n");
 }
 
 /* Whether words (sandbox-exec, a profile, the shim, the script) exit 0
@@ -128,9 +213,20 @@ static const char *enforces(sandy_mode mode, const scratch *s)
 {
 	bool writes = mode == SANDY_MODE_WORKSPACE_WRITE;
 	size_t n = 0;
+	off_t kept = 0;
+	const struct sandy_seatbelt_read secret = {s->path[SECRET],
+						   SANDY_SEATBELT_FILE};
+	const struct sandy_seatbelt_write keep = {s->path[KEPT],
+						  SANDY_SEATBELT_KEEP_FILE};
+	/* (the protected rules under workspace-write, whose marks only a
+	 * writing run can leave) */
 	const sandy_seatbelt_call call = {.mode = mode,
 					  .root = writes ? s->path[WS] : NULL,
-					  .temp_dir = writes ? s->path[TMP] : NULL};
+					  .temp_dir = writes ? s->path[TMP] : NULL,
+					  .reads = &secret,
+					  .n_reads = writes ? 1 : 0,
+					  .writes = &keep,
+					  .n_writes = writes ? 1 : 0};
 	char **w = sandy_seatbelt_argv(&call, &n);
 	const char *tail[] = {"/bin/sh",   "-c",	 SCRIPT,     "sh",
 			      s->path[WS], s->path[TMP], s->path[OUT]};
@@ -158,13 +254,17 @@ static const char *enforces(sandy_mode mode, const scratch *s)
 		why = "let a write outside the workspace land";
 	else if (exists(s, LINK_WS))
 		why = "let a hard link to a file outside the workspace be made";
+	else if (!present(s, KEPT, &kept) || kept != 0)
+		why = "let a write into a protected path land";
+	else if (exists(s, READ))
+		why = "let a protected file be read";
 	free(full);
 	sandy_argv_free(w);
 	return why;
 }
 
 /* mode's profile in a fresh scratch directory in parent (on the heap:
- * 10 KiB, and worker threads share the addon); NULL when it holds. */
+ * 13 KiB, and worker threads share the addon); NULL when it holds. */
 static const char *holds_in(sandy_mode mode, const char *parent)
 {
 	scratch *s = calloc(1, sizeof(*s));

@@ -151,6 +151,7 @@ struct stat {
 int fstat(int fd, struct stat *st);
 int fstatat(int dirfd, const char *path, struct stat *st, int flags);
 int mkdir(const char *path, mode_t mode);
+int mkdirat(int dirfd, const char *path, mode_t mode);
 
 /* ---- fcntl.h ---- */
 #define O_RDONLY 0x0000
@@ -196,6 +197,7 @@ pid_t fork(void);
 void _exit(int status) __attribute__((noreturn));
 int unlink(const char *path);
 int rmdir(const char *path);
+int unlinkat(int dirfd, const char *path, int flags);
 uid_t getuid(void);
 uid_t geteuid(void);
 pid_t getpid(void);
