@@ -384,14 +384,18 @@ function holderIds (program) {
 // scratch directory of its own there (csrc/darwin/probe.c): the probe's
 // own lies in /private/tmp, and a workspace on another volume, or spelt so
 // that Seatbelt's resolved path differs (a firmlink, a case spelling),
-// could miss the profile's allow or a deny only there. Once per canonical
-// root and identity in this process; null when it held, else why.
-const volumes = new Map()
+// could miss the profile's allow or a deny only there. A check that held
+// is kept for the canonical root and its identity in this process; one
+// that did not (a full disk, a timeout) is asked again at the next call.
+// null when it held, else why.
+const volumes = new Set()
 function volumeVerdict (root) {
   const st = fs.statSync(root, { bigint: true })
   const key = `${st.dev}:${st.ino}:${root}`
-  if (!volumes.has(key)) volumes.set(key, binding.addon.seatbeltVolume(Buffer.from(root)))
-  return volumes.get(key)
+  if (volumes.has(key)) return null
+  const why = binding.addon.seatbeltVolume(Buffer.from(root))
+  if (why === null) volumes.add(key)
+  return why
 }
 const VOLUME_REFUSED = 'the seatbelt backend does not hold in this workspace'
 

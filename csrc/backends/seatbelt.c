@@ -99,7 +99,8 @@
 	 * space only), a root tool started after a password prompt          \
 	 * (authtrampoline), synthetic input to other applications          \
 	 * (windowserver), the clipboard (pasteboard: a planted command, a   \
-	 * copied secret); neither Codex nor srt allows any of them */       \
+	 * copied secret); Codex allows none of them, srt Launch Services    \
+	 * and, with its GPU option, the window server and diskarbitrationd */\
 	"(deny mach-lookup\n"                                                \
 	"  (global-name \"com.apple.DiskArbitration.diskarbitrationd\")\n"   \
 	"  (global-name \"com.apple.coreservices.launchservicesd\")\n"       \
@@ -109,8 +110,8 @@
 	"  (global-name \"com.apple.security.authtrampoline\")\n"            \
 	"  (global-name \"com.apple.windowserver.active\")\n"                \
 	"  (global-name \"com.apple.pasteboard.1\"))\n"                      \
-	/* code injected into a process outside would run unconfined (Codex, \
-	 * srt: same-sandbox only) */                                        \
+	/* code injected into a process outside would run unconfined (srt:   \
+	 * same-sandbox only; Codex: none) */                                \
 	"(deny mach-priv-task-port)\n"                                       \
 	"(allow mach-priv-task-port (target same-sandbox))\n"                \
 	/* other processes' information (their arguments and environment,    \
@@ -136,33 +137,38 @@
 	"(deny iokit-open iokit-set-properties)\n"                           \
 	"(allow iokit-open\n"                                                \
 	"  (iokit-registry-entry-class \"RootDomainUserClient\"))\n"         \
-	/* sockets of the kernel's other families (routing, kernel control, \
-	 * network drivers) are attack surface; the network's and UNIX       \
-	 * sockets stay as the host has them, and srt's one AF_SYSTEM        \
-	 * protocol */                                                       \
+	/* sockets of the kernel's other families (routing, network drivers, \
+	 * kernel control: its network statistics name every process's       \
+	 * sockets) are attack surface; the network's and UNIX sockets stay  \
+	 * as the host has them (Codex: no system-socket; srt: UNIX when     \
+	 * asked, and AF_SYSTEM's control protocol, left out here) */        \
 	"(deny system-socket)\n"                                             \
 	"(allow system-socket\n"                                             \
 	"  (socket-domain AF_UNIX) (socket-domain AF_INET)\n"                \
-	"  (socket-domain AF_INET6)\n"                                       \
-	"  (require-all (socket-domain AF_SYSTEM) (socket-protocol 2)))\n"   \
-	/* POSIX shared memory is one namespace for every process of the     \
-	 * host: a segment of a process outside, by its name, is writable     \
-	 * (Codex allows none) */                                            \
-	"(deny ipc-posix-shm*)\n"                                            \
+	"  (socket-domain AF_INET6))\n"                                      \
+	/* POSIX shared memory, and System V's shared memory, messages and   \
+	 * semaphores, are namespaces of the whole host: a segment or queue  \
+	 * of a process outside is reached by its name or key (Codex allows  \
+	 * none; POSIX semaphores stay, as Codex keeps them for Python's     \
+	 * multiprocessing) */                                               \
+	"(deny ipc-posix-shm* ipc-sysv*)\n"                                  \
 	/* the data of a few devices writable, never the nodes themselves    \
-	 * (so > /dev/stderr works; Codex, srt: /dev/null) */                \
+	 * (so > /dev/stderr works; Codex, srt: /dev/null, as a character    \
+	 * device) */                                                        \
 	"(allow file-write-data\n"                                           \
 	"  (literal \"/dev/null\") (literal \"/dev/zero\")\n"                \
 	"  (literal \"/dev/tty\") (regex #\"^/dev/fd/[0-9]+$\"))\n"          \
 	/* no terminal opened by its name: the user's other terminals        \
-	 * (ttysN, the user's own) would be read, racing their shells for    \
-	 * keystrokes; the command's own stays reachable as the descriptors  \
-	 * it was given and as /dev/tty (Codex, srt: ttys only for a pty the \
-	 * sandbox made) */                                                  \
-	"(deny file-read-data (regex #\"^/dev/ttys[0-9]+$\"))\n"             \
+	 * (ttysN, the user's own; the legacy ttyXY, mode 0666) would be     \
+	 * read, racing their shells for keystrokes; the command's own stays \
+	 * reachable as the descriptors it was given and as /dev/tty (srt:   \
+	 * ttys only with its pty option; Codex: every ttysN) */            \
+	"(deny file-read-data\n"                                             \
+	"  (regex #\"^/dev/ttys[0-9]+$\") (regex #\"^/dev/tty[p-w][0-9a-f]$\"))\n" \
 	/* ioctls only on the listed devices and the terminals the command   \
 	 * was given (tcsetattr must work; no other can be opened, above);   \
-	 * TIOCSTI narrowed last, in TAIL (Codex: ttys, srt: these devices) */ \
+	 * TIOCSTI narrowed last, in TAIL (Codex: every ttysN, srt: these   \
+	 * devices) */                                                       \
 	"(deny file-ioctl)\n"                                                \
 	"(allow file-ioctl\n"                                                \
 	"  (literal \"/dev/null\") (literal \"/dev/zero\")\n"                \

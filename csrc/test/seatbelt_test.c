@@ -87,6 +87,7 @@ static bool only_constant_strings(const char *p)
 		"\"/dev/null\"", "\"/dev/zero\"", "\"/dev/tty\"",
 		"\"/dev/random\"", "\"/dev/urandom\"", "\"/dev/dtracehelper\"",
 		"\"^/dev/fd/[0-9]+$\"", "\"^/dev/ttys[0-9]+$\"",
+		"\"^/dev/tty[p-w][0-9a-f]$\"",
 		"\"RootDomainUserClient\"",
 		"\"" SANDY_SEATBELT_ROOT "\"", "\"" SANDY_SEATBELT_TEMP "\"",
 		NULL};
@@ -173,12 +174,11 @@ static const struct closed_class {
 	 "(allow iokit"},
 	{"(deny system-socket)\n",
 	 "(allow system-socket\n  (socket-domain AF_UNIX) (socket-domain AF_INET)\n"
-	 "  (socket-domain AF_INET6)\n"
-	 "  (require-all (socket-domain AF_SYSTEM) (socket-protocol 2)))\n",
+	 "  (socket-domain AF_INET6))\n",
 	 "(allow system-socket"},
-	{"(deny ipc-posix-shm*)\n", NULL, "(allow ipc-posix"},
-	{"(deny file-read-data (regex #\"^/dev/ttys[0-9]+$\"))\n", NULL,
-	 "(allow file-read"},
+	{"(deny ipc-posix-shm* ipc-sysv*)\n", NULL, "(allow ipc-"},
+	{"(deny file-read-data\n  (regex #\"^/dev/ttys[0-9]+$\") (regex #\"^/dev/tty[p-w][0-9a-f]$\"))\n",
+	 NULL, "(allow file-read"},
 	{"(deny file-ioctl)\n",
 	 "(allow file-ioctl\n  (literal \"/dev/null\") (literal \"/dev/zero\")\n"
 	 "  (literal \"/dev/random\") (literal \"/dev/urandom\")\n"
