@@ -156,40 +156,7 @@ const PROBE = {
   run: runProbe
 }
 
-async function runAppArmor (opts, io) {
-  const { profileText, shippedLauncher, install, TARGET } = require('./apparmor')
-  const { file, why } = shippedLauncher()
-  if (file === null) {
-    io.err(`sandy apparmor: ${why}\n`)
-    return 1
-  }
-  const text = profileText(file)
-  if (!opts.install) {
-    io.out(text)
-    return 0
-  }
-  const failed = install(text)
-  if (failed !== null) {
-    io.err(`sandy apparmor: ${failed}\n`)
-    return 1
-  }
-  io.out(`${TARGET} written and loaded: ${file} may make user namespaces\n`)
-  return 0
-}
-
-const APPARMOR = {
-  usage: ['sandy apparmor [--install]'],
-  summary: 'print the AppArmor profile that lets this package\'s launcher alone make ' +
-    'user namespaces where Ubuntu restricts them, or install and load it ' +
-    '(root, and a root-owned install only: docs/apparmor.md)',
-  options: {
-    install: { type: 'boolean', help: `write it to /etc/apparmor.d and load it (root)` }
-  },
-  example: 'sandy apparmor --install',
-  run: runAppArmor
-}
-
-const COMMANDS = { probe: PROBE, run: RUN, apparmor: APPARMOR }
+const COMMANDS = { probe: PROBE, run: RUN }
 
 function optionRows (options) {
   return Object.entries(options).map(([name, o]) => [`--${name}${o.value ? ` ${o.value}` : ''}`, o.help])

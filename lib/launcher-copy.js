@@ -363,4 +363,4 @@ function copyParentIds (candidates) {
   return ids
 }
 
-module.exports = { verifiedLauncher, protectedDirs, ancestorIds, copyParentIds, exposure, chainProblem, fileProblem, unusable, NAME }
+module.exports = { verifiedLauncher, protectedDirs, ancestorIds, copyParentIds, exposure, chainProblem, unusable, NAME }

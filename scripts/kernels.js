@@ -425,7 +425,7 @@ function accelerators (k) {
   }
 }
 
-module.exports = { stanza, dependsOf, parseArgs, kernelLine, resolveKernel, smokeSummary, hostProblems, unfinished, aptSetup, run, LIST }
+module.exports = { stanza, dependsOf, parseArgs, kernelLine, resolveKernel, smokeSummary, hostProblems, unfinished, LIST }
 
 if (require.main === module) main().catch((err) => fail(err.message))
 

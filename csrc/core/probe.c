@@ -54,17 +54,17 @@ static void check_landlock_abi(const sandy_probe_report *r,
 }
 
 /* Why the launcher's namespaces cannot be made: Ubuntu's AppArmor
- * restriction, with the command that lifts it for the launcher alone
- * (docs/apparmor.md), when its sysctl is set and the trial was refused
- * after the namespace was made; else what to look at. */
+ * restriction, when its sysctl is set and an LSM refused the trial, with
+ * the one remedy there is today and its cost (docs/apparmor.md: no
+ * profile for the launcher alone is offered); else what to look at. */
 static const char *userns_reason(const sandy_probe_report *r)
 {
 	if (r->user_namespaces_restricted && r->user_namespaces_denied)
 		return "AppArmor restricts unprivileged user namespaces here "
-		       "(kernel.apparmor_restrict_unprivileged_userns=1): an "
-		       "administrator allows them for this package's launcher "
-		       "alone with `sudo sandy apparmor --install` (a "
-		       "root-owned install; docs/apparmor.md)";
+		       "(kernel.apparmor_restrict_unprivileged_userns=1); `sudo "
+		       "sysctl -w kernel.apparmor_restrict_unprivileged_userns=0` "
+		       "lifts it, for every program (docs/apparmor.md: no "
+		       "profile for the launcher alone yet)";
 	return "cannot create user+mount+IPC namespaces (enable unprivileged "
 	       "user namespaces, or allow them for this program in "
 	       "AppArmor/SELinux)";

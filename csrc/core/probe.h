@@ -58,9 +58,9 @@ typedef struct sandy_backend_verdict {
 	/* user+mount+IPC really created in a child */                       \
 	B(user_namespaces, "userNamespaces")                                 \
 	T(user_namespaces_detail, "userNamespacesDetail", SANDY_PROBE_TEXT)  \
-	/* made, but a step that needs the namespace's capabilities (the id  \
-	 * maps, private propagation) refused with EPERM: an LSM withholds   \
-	 * them, as Ubuntu's AppArmor restriction does */                    \
+	/* refused as an LSM refuses them (Ubuntu's AppArmor restriction):   \
+	 * a step after the namespace was made (setgroups, the id maps,      \
+	 * private propagation) with EPERM or EACCES, or unshare with EACCES */ \
 	B(user_namespaces_denied, "userNamespacesDenied")                    \
 	/* kernel.apparmor_restrict_unprivileged_userns is 1 (Ubuntu; absent \
 	 * elsewhere: docs/apparmor.md) */                                   \

@@ -123,6 +123,19 @@ static void init_child(char a[SANDY_RUN_ANSWER], void *arg)
 		answer(a, ANSWER_OK, NULL);
 }
 
+/* Whether an LSM refused the namespaces, as AppArmor's restriction does:
+ * a step after the namespace was made (the setgroups and id-map writes,
+ * private propagation: errors past unshare are enforcement failures,
+ * linux/namespaces.c) refused with EPERM or EACCES, or unshare itself
+ * with EACCES (AppArmor without its unprivileged_userns profile); never
+ * unshare's EPERM, which a sysctl or seccomp rule gives as well. */
+static bool lsm_refused(const sandy_error *err)
+{
+	if (err->kind == SANDY_ERR_ENFORCEMENT_FAILED)
+		return err->errnum == EPERM || err->errnum == EACCES;
+	return err->errnum == EACCES;
+}
+
 static void namespaces_child(char a[SANDY_RUN_ANSWER], void *arg)
 {
 	sandy_resolved r;
@@ -139,11 +152,8 @@ static void namespaces_child(char a[SANDY_RUN_ANSWER], void *arg)
 		return;
 	}
 	if (sandy_namespaces_enter(&t.p, &err) != 0) {
-		/* (unshare's own failure is Unsupported: linux/namespaces.c) */
-		answer(a, err.kind == SANDY_ERR_ENFORCEMENT_FAILED &&
-				  err.errnum == EPERM
-			      ? ANSWER_NAMESPACES_DENIED
-			      : ANSWER_NAMESPACES,
+		answer(a, lsm_refused(&err) ? ANSWER_NAMESPACES_DENIED
+					    : ANSWER_NAMESPACES,
 		       &err);
 		return;
 	}
