@@ -390,7 +390,12 @@ function holderIds (program) {
 // null when it held, else why.
 const volumes = new Set()
 function volumeVerdict (root) {
-  const st = fs.statSync(root, { bigint: true })
+  let st
+  try {
+    st = fs.statSync(root, { bigint: true })
+  } catch (err) {
+    return `could not be tried: the workspace root cannot be read (${err.code})`
+  }
   const key = `${st.dev}:${st.ino}:${root}`
   if (volumes.has(key)) return null
   const why = binding.addon.seatbeltVolume(Buffer.from(root))

@@ -18,11 +18,11 @@ const { SandboxUnavailableError } = require('./errors')
 // reads: the protected paths (lib/protect.js's objects), each denied by a
 // rule of its kind; keepEnv: the secret variables the shim leaves; writes:
 // the protected writes (lib/protect-writes.js's objects), each kept
-// unwritable, and every directory between the workspace root and one kept
-// from removal and renaming. check(words), when given, may refuse the
+// unwritable; under workspace-write every directory between the workspace
+// root and a protected write or read kept from removal and renaming. check(words), when given, may refuse the
 // whole argv: the temp directory made for it is removed then.
 function seatbeltArgv ({ mode, root }, argv, { tmpdir = os.tmpdir, check = () => {}, reads = [], keepEnv = [], writes = [] } = {}) {
-  const shield = [reads.map((r) => [r.path, r.kind]), keepEnv, keptWrites(root, writes)]
+  const shield = [reads.map((r) => [r.path, r.kind]), keepEnv, mode === 'workspace-write' ? keptWrites(root, writes, reads) : []]
   if (mode !== 'workspace-write') {
     const words = [...binding.addon.seatbeltArgv(mode, null, null, ...shield), ...argv]
     check(words)
@@ -46,10 +46,13 @@ function seatbeltArgv ({ mode, root }, argv, { tmpdir = os.tmpdir, check = () =>
 }
 
 // [path, keep] pairs: each protected write as 'file' or 'directory', then
-// each directory strictly between root and one of them as 'above', once.
-function keptWrites (root, writes) {
+// each directory strictly between root and one of them, or one of the
+// protected reads, as 'above', once: renamed away, a directory would take
+// the object out from under its rule (the rules name paths), and the read
+// or write would land under the new name.
+function keptWrites (root, writes, reads) {
   const above = new Set()
-  for (const w of writes) {
+  for (const w of [...writes, ...reads]) {
     for (let d = path.dirname(w.path); d !== root && d.startsWith(root + '/'); d = path.dirname(d)) above.add(d)
   }
   return [...writes.map((w) => [w.path, w.kind]), ...[...above].map((d) => [d, 'above'])]

@@ -115,7 +115,8 @@
 	"(deny mach-priv-task-port)\n"                                       \
 	"(allow mach-priv-task-port (target same-sandbox))\n"                \
 	/* other processes' information (their arguments and environment,    \
-	 * tokens among them) is theirs (Codex, srt: same-sandbox only) */    \
+	 * tokens among them) is theirs (Codex, srt: same-sandbox only; their \
+	 * names and ids stay listed by kern.proc.*, below) */              \
 	"(deny process-info*)\n"                                             \
 	"(allow process-info* (target same-sandbox))\n"                      \
 	/* ... also when asked of sysctl: KERN_PROCARGS2 answers any process \
@@ -164,7 +165,7 @@
 	 * reachable as the descriptors it was given and as /dev/tty (srt:   \
 	 * ttys only with its pty option; Codex: every ttysN) */            \
 	"(deny file-read-data\n"                                             \
-	"  (regex #\"^/dev/ttys[0-9]+$\") (regex #\"^/dev/tty[p-w][0-9a-f]$\"))\n" \
+	"  (regex #\"^/dev/ttys[0-9]+$\") (regex #\"^/dev/tty[p-z][0-9a-f]$\"))\n" \
 	/* ioctls only on the listed devices and the terminals the command   \
 	 * was given (tcsetattr must work; no other can be opened, above);   \
 	 * TIOCSTI narrowed last, in TAIL (Codex: every ttysN, srt: these   \

@@ -7,9 +7,9 @@
  *   workspace-write: the writes into ws and tmp land, the two (still
  *     empty) directories themselves are not removed, tmp is not moved
  *     into ws, and the write into out, a hard link from ws to
- *     out/victim, a write into ws/kept (a protected write) and a read of
- *     ws/secret (a protected read) are refused; /dev/null stays writable
- *     (exit 0);
+ *     out/victim, the making of ws/kept (a protected write, missing) and a
+ *     read of out/secret (a protected read) are refused; /dev/null stays
+ *     writable (exit 0);
  *   read-only: the writes into ws and tmp are refused too.
  *
  * Any other outcome (sandbox-exec missing, a profile this macOS cannot
@@ -30,6 +30,7 @@
 #include "../core/probe.h"
 
 #include <errno.h>
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -58,22 +59,25 @@
 	"(echo x > \"$3/in\") 2>/dev/null\n"                                 \
 	"ln \"$3/victim\" \"$1/link\" 2>/dev/null\n"                         \
 	"(echo x > \"$1/kept\") 2>/dev/null\n"                               \
-	"cat \"$1/secret\" >/dev/null 2>&1 && (echo x > \"$1/read\") 2>/dev/null\n" \
+	"cat \"$3/secret\" >/dev/null 2>&1 && (echo x > \"$1/read\") 2>/dev/null\n" \
 	"exit 0\n"
 
 /* The scratch directory's entries, in the order they are removed: each
- * the base's own or one level below (kept: a protected write, secret: a
- * protected read, both by their rules under workspace-write; read: the
- * script's mark that the secret was read). */
+ * the base's own or one level below (kept: a protected write, a name not
+ * made, as a missing name is kept; secret: a protected read, outside the
+ * workspace, which Seatbelt's default would let be read; both by their
+ * rules under workspace-write; read: the script's mark that the secret
+ * was read). ws and tmp are empty when the script starts, so that their
+ * removal is refused by their own rules, not by their entries. */
 enum {
-	IN_WS, LINK_WS, KEPT, SECRET, READ, IN_TMP, IN_OUT, VICTIM, MOVED,
+	IN_WS, LINK_WS, KEPT, READ, IN_TMP, IN_OUT, VICTIM, SECRET, MOVED,
 	WS, TMP, OUT, ENTRIES
 };
 static const char *const names[ENTRIES] = {
-	[IN_WS] = "ws/in",     [LINK_WS] = "ws/link", [KEPT] = "ws/kept",
-	[SECRET] = "ws/secret", [READ] = "ws/read",   [IN_TMP] = "tmp/in",
-	[IN_OUT] = "out/in",   [VICTIM] = "out/victim", [MOVED] = "ws/moved",
-	[WS] = "ws",           [TMP] = "tmp",           [OUT] = "out",
+	[IN_WS] = "ws/in",     [LINK_WS] = "ws/link",    [KEPT] = "ws/kept",
+	[READ] = "ws/read",    [IN_TMP] = "tmp/in",      [IN_OUT] = "out/in",
+	[VICTIM] = "out/victim", [SECRET] = "out/secret", [MOVED] = "ws/moved",
+	[WS] = "ws",           [TMP] = "tmp",            [OUT] = "out",
 };
 
 /* The paths go to the profile and the script; this process reaches every
@@ -113,8 +117,8 @@ static void entry_done(const scratch *s, int dir)
 		close(dir);
 }
 
-/* Whether entry is there (never following a link), and its size. */
-static bool present(const scratch *s, int entry, off_t *size)
+/* Whether entry is there (never following a link). */
+static bool exists(const scratch *s, int entry)
 {
 	struct stat st;
 	const char *name;
@@ -123,14 +127,7 @@ static bool present(const scratch *s, int entry, off_t *size)
 		     fstatat(dir, name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 
 	entry_done(s, dir);
-	if (there && size != NULL)
-		*size = st.st_size;
 	return there;
-}
-
-static bool exists(const scratch *s, int entry)
-{
-	return present(s, entry, NULL);
 }
 
 /* A file made for the script, with text. */
@@ -167,8 +164,28 @@ static void scratch_remove(const scratch *s)
 	rmdir(s->base);
 }
 
+/* Whether the directory open at fd has no entry. */
+static bool empty_dir(int fd)
+{
+	int copy = dup(fd);
+	DIR *d = copy >= 0 ? fdopendir(copy) : NULL;
+	struct dirent *e;
+	bool empty = d != NULL;
+
+	if (d == NULL && copy >= 0)
+		close(copy);
+	while (d != NULL && (e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			empty = false;
+	if (d != NULL)
+		closedir(d);
+	return empty;
+}
+
 /* A fresh scratch directory in parent, a resolved path (Seatbelt matches
- * resolved paths: /private/tmp, not /tmp). */
+ * resolved paths: /private/tmp, not /tmp). A directory put in its place
+ * between mkdtemp and open that already holds entries is not used, nor
+ * cleaned: only its name is removed, should it be empty by then. */
 static bool scratch_make(scratch *s, const char *parent)
 {
 	s->fd = -1;
@@ -179,14 +196,17 @@ static bool scratch_make(scratch *s, const char *parent)
 		return false;
 	}
 	s->fd = open(s->base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (s->fd >= 0 && !empty_dir(s->fd)) {
+		close(s->fd);
+		s->fd = -1;
+	}
 	for (int e = 0; e < ENTRIES; e++)
 		snprintf(s->path[e], sizeof(s->path[e]), "%s/%s", s->base,
 			 names[e]);
 	return s->fd >= 0 && mkdirat(s->fd, names[WS], 0700) == 0 &&
 	       mkdirat(s->fd, names[TMP], 0700) == 0 &&
 	       mkdirat(s->fd, names[OUT], 0700) == 0 &&
-	       make_file(s, VICTIM, "") && make_file(s, KEPT, "") &&
-	       make_file(s, SECRET, "secret\n");
+	       make_file(s, VICTIM, "") && make_file(s, SECRET, "secret\n");
 }
 
 /* Whether words (sandbox-exec, a profile, the shim, the script) exit 0
@@ -213,13 +233,12 @@ static const char *enforces(sandy_mode mode, const scratch *s)
 {
 	bool writes = mode == SANDY_MODE_WORKSPACE_WRITE;
 	size_t n = 0;
-	off_t kept = 0;
 	const struct sandy_seatbelt_read secret = {s->path[SECRET],
 						   SANDY_SEATBELT_FILE};
 	const struct sandy_seatbelt_write keep = {s->path[KEPT],
 						  SANDY_SEATBELT_KEEP_FILE};
 	/* (the protected rules under workspace-write, whose marks only a
-	 * writing run can leave) */
+	 * writing run can leave: a missing name kept, a file outside) */
 	const sandy_seatbelt_call call = {.mode = mode,
 					  .root = writes ? s->path[WS] : NULL,
 					  .temp_dir = writes ? s->path[TMP] : NULL,
@@ -254,7 +273,7 @@ static const char *enforces(sandy_mode mode, const scratch *s)
 		why = "let a write outside the workspace land";
 	else if (exists(s, LINK_WS))
 		why = "let a hard link to a file outside the workspace be made";
-	else if (!present(s, KEPT, &kept) || kept != 0)
+	else if (exists(s, KEPT))
 		why = "let a write into a protected path land";
 	else if (exists(s, READ))
 		why = "let a protected file be read";

@@ -6,6 +6,8 @@
  * scratch's directories for links meanwhile. Each miss must be named, the
  * swap must delete nothing outside the scratch, and no scratch directory
  * may stay behind. Built by csrc/Makefile (c-tests). */
+#include <dirent.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdbool.h>
@@ -28,10 +30,51 @@ static enum act {
 	LEAK_READ, /* ... and the protected file is read */
 	FAIL,      /* sandbox-exec ends with 65 (a profile it cannot parse) */
 	SWAP,      /* the scratch's directories swapped for links outside */
+	ROOT_REMOVED, /* the root's own rule missed: it is removed */
 } act;
 static char outside[256];
 /* the words of the last run: the -D definitions seen */
 static bool saw_protected, saw_kept;
+/* whether the root and temp directory were empty when the run began */
+static bool empty_at_start;
+
+static bool is_empty(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	bool empty = d != NULL;
+
+	while (d != NULL && (e = readdir(d)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			empty = false;
+	if (d != NULL)
+		closedir(d);
+	return empty;
+}
+
+/* A directory of the user's, with entries of the scratch's names, that a
+ * process in the workspace renames into the scratch's place between
+ * mkdtemp and the probe's open (mkdtemp below); none may be touched. */
+static char userdata[300];
+static bool swap_base;
+
+char *mkdtemp(char *template)
+{
+	static char *(*real)(char *);
+	char aside[4200];
+	char *made;
+
+	if (real == NULL)
+		real = (char *(*)(char *))dlsym(RTLD_NEXT, "mkdtemp");
+	made = real(template);
+	if (made != NULL && swap_base) {
+		snprintf(aside, sizeof(aside), "%s.aside", made);
+		if (rename(made, aside) != 0 || rename(userdata, made) != 0)
+			return NULL;
+		/* (the probe removes only the name; put the data back after) */
+	}
+	return made;
+}
 
 static void touch(const char *dir, const char *name, const char *text)
 {
@@ -68,7 +111,7 @@ bool sandy_run_program(char *const argv[], int timeout_ms,
 			continue;
 		writes |= strncmp(argv[i + 1], "WORKSPACE_ROOT=", 15) == 0;
 		saw_protected |= strncmp(argv[i + 1], "PROTECTED_0=", 12) == 0 &&
-				 strstr(argv[i + 1], "/ws/secret") != NULL;
+				 strstr(argv[i + 1], "/out/secret") != NULL;
 		saw_kept |= strncmp(argv[i + 1], "KEPT_0=", 7) == 0 &&
 			    strstr(argv[i + 1], "/ws/kept") != NULL;
 	}
@@ -89,6 +132,13 @@ bool sandy_run_program(char *const argv[], int timeout_ms,
 			if (symlink(outside, dirs[i]) != 0)
 				res->status = 1 << 8;
 		}
+		return true;
+	}
+	/* (what the script's first removal finds: a root and temp directory
+	 * that are empty, so that only their rules can refuse it) */
+	empty_at_start = is_empty(ws) && is_empty(tmp);
+	if (act == ROOT_REMOVED) {
+		rmdir(ws);
 		return true;
 	}
 	if (writes && act != NOTHING) {
@@ -142,6 +192,50 @@ static void expect(enum act a, const char *parent, const char *want,
 	tap_check(empty(parent), "and no scratch directory is left behind");
 }
 
+/* The base swapped for a directory of user data between mkdtemp and
+ * open: not held, and the data untouched. */
+static void swapped_base(const char *parent)
+{
+	const char *const data[] = {"ws/kept", "ws/in", "ws/read", "out/victim",
+				    "out/secret", "tmp/in", NULL};
+	char p[400], cmd[1200];
+	bool intact = true;
+	const char *why;
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(userdata, sizeof(userdata), "%s-userdata", outside);
+	snprintf(cmd, sizeof(cmd), "mkdir -p '%s/ws' '%s/out' '%s/tmp'", userdata,
+		 userdata, userdata);
+	if (system(cmd) != 0)
+		intact = false;
+	for (int i = 0; data[i] != NULL; i++)
+		touch(userdata, data[i], "user\n");
+	act = OBEY;
+	swap_base = true;
+	why = sandy_probe_volume(parent);
+	swap_base = false;
+	/* the user's directory now sits at the scratch's name, with its data */
+	d = opendir(parent);
+	while (d != NULL && (e = readdir(d)) != NULL) {
+		if (e->d_name[0] != '.' || strcmp(e->d_name, ".") == 0 ||
+		    strcmp(e->d_name, "..") == 0 || strstr(e->d_name, ".aside"))
+			continue;
+		for (int i = 0; data[i] != NULL; i++) {
+			snprintf(p, sizeof(p), "%s/%s/%s", parent, e->d_name,
+				 data[i]);
+			intact = intact && access(p, F_OK) == 0;
+		}
+	}
+	if (d != NULL)
+		closedir(d);
+	tap_check(why != NULL, "the base swapped for a directory with entries: not held");
+	tap_check(intact, "and that directory's entries are untouched");
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'/.sandy-probe-* '%s'", parent, userdata);
+	if (system(cmd) != 0)
+		tap_check(false, "(cleanup)");
+}
+
 int main(void)
 {
 	char parent[] = "/tmp/sandy-darwin-probe-XXXXXX";
@@ -172,8 +266,14 @@ int main(void)
 	       "the scratch's directories swapped for links: not held");
 	tap_check(bait_intact(),
 		  "and nothing outside the scratch was deleted through the links");
+	expect(ROOT_REMOVED, parent, "let the workspace or temp directory itself be removed",
+	       "the root's own rule missed: named");
+	tap_check(empty_at_start,
+		  "the root and temp directory are empty when the run begins, so "
+		  "their rules alone refuse their removal");
 	tap_check(sandy_probe_volume("/nonexistent-sandy-dir") != NULL,
 		  "a parent where no scratch can be made: not held");
+	swapped_base(parent);
 
 	rmdir(parent);
 	for (int i = 0; bait[i] != NULL; i++) {

@@ -188,6 +188,7 @@ int fcntl(int fd, int cmd, ...);
 #define R_OK 4
 int access(const char *path, int mode);
 int close(int fd);
+int dup(int fd);
 ssize_t read(int fd, void *buf, size_t n);
 ssize_t write(int fd, const void *buf, size_t n);
 ssize_t readlink(const char *path, char *buf, size_t n);

@@ -87,7 +87,7 @@ static bool only_constant_strings(const char *p)
 		"\"/dev/null\"", "\"/dev/zero\"", "\"/dev/tty\"",
 		"\"/dev/random\"", "\"/dev/urandom\"", "\"/dev/dtracehelper\"",
 		"\"^/dev/fd/[0-9]+$\"", "\"^/dev/ttys[0-9]+$\"",
-		"\"^/dev/tty[p-w][0-9a-f]$\"",
+		"\"^/dev/tty[p-z][0-9a-f]$\"",
 		"\"RootDomainUserClient\"",
 		"\"" SANDY_SEATBELT_ROOT "\"", "\"" SANDY_SEATBELT_TEMP "\"",
 		NULL};
@@ -177,7 +177,7 @@ static const struct closed_class {
 	 "  (socket-domain AF_INET6))\n",
 	 "(allow system-socket"},
 	{"(deny ipc-posix-shm* ipc-sysv*)\n", NULL, "(allow ipc-"},
-	{"(deny file-read-data\n  (regex #\"^/dev/ttys[0-9]+$\") (regex #\"^/dev/tty[p-w][0-9a-f]$\"))\n",
+	{"(deny file-read-data\n  (regex #\"^/dev/ttys[0-9]+$\") (regex #\"^/dev/tty[p-z][0-9a-f]$\"))\n",
 	 NULL, "(allow file-read"},
 	{"(deny file-ioctl)\n",
 	 "(allow file-ioctl\n  (literal \"/dev/null\") (literal \"/dev/zero\")\n"

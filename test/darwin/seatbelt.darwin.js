@@ -262,6 +262,20 @@ t.test('the clipboard is out of reach', async (t) => {
   t.equal(spawnSync('/usr/bin/pbpaste', [], { encoding: 'utf8' }).stdout, 'free', 'and pasted back')
 })
 
+t.test('a directory above a protected file in the workspace cannot be renamed to read it', async (t) => {
+  const cfg = path.join(ws, 'cfg')
+  fs.mkdirSync(cfg, { recursive: true })
+  fs.writeFileSync(path.join(cfg, 'secret'), 'token\n')
+  t.teardown(() => fs.rmSync(path.join(ws, 'cfg'), { recursive: true, force: true }))
+  const guarded = createLocalSandboxProvider({ denyRead: [path.join(cfg, 'secret')] })
+  const c = guarded.confine(sh('mv "$1/cfg" "$1/moved" && cat "$1/moved/secret"; mv "$1/moved" "$1/cfg" 2>/dev/null; exit 0', ws), { mode: 'workspace-write', workspaceRoot: ws })
+  const r = spawnSync(c.argv[0], c.argv.slice(1), { encoding: 'utf8', cwd: ws })
+  t.notMatch(r.stdout, /token/, `the secret was not read (${r.stderr.trim()})`)
+  t.ok(fs.existsSync(path.join(cfg, 'secret')), 'and the directory was not moved')
+  const control = unconfined(sh('mv "$1/cfg" "$1/moved" && cat "$1/moved/secret"; mv "$1/moved" "$1/cfg"', ws))
+  t.match(control.stdout, /token/, 'control: unconfined the rename reads it')
+})
+
 t.test('the probe\'s check inside this workspace held', async (t) => {
   t.notOk(provider.probe({ workspaceRoot: ws }).warnings.some((w) => /seatbelt/.test(w)), 'no warning for the workspace')
 })

@@ -51,6 +51,20 @@ t.test('workspace-write: the root and a temp directory of its own, as parameters
   t.equal(a[2], binding.addon.seatbeltArgv('workspace-write', '/x', '/y', [], [], [])[2], 'the profile does not depend on the paths')
 })
 
+t.test('workspace-write: the directories above a protected read inside the workspace cannot be renamed', async (t) => {
+  const reads = [{ path: path.join(dir, 'cfg', 'deep', 'secret'), kind: 'file' }, { path: '/Users/me/.ssh/id_ed25519', kind: 'file' }]
+  const a = seatbeltArgv({ mode: 'workspace-write', root: dir }, ['true'], { tmpdir, reads })
+  t.teardown(() => fs.rmSync(a[a.indexOf('--') - 1].slice('TEMP_DIR='.length), { recursive: true, force: true }))
+  const defs = a.filter((w, i) => a[i - 1] === '-D')
+  const kept = defs.filter((d) => d.startsWith('KEPT_')).map((d) => d.slice(d.indexOf('=') + 1)).sort()
+  t.same(kept, [path.join(dir, 'cfg'), path.join(dir, 'cfg', 'deep')], 'each directory between the root and the read, and none outside the workspace')
+  for (const d of defs.filter((x) => x.startsWith('KEPT_'))) {
+    t.ok(a[2].includes(`(deny file-write-unlink file-write-create\n  (literal (param "${d.slice(0, d.indexOf('='))}")))`), `${d}: no removal or rename`)
+  }
+  const ro = seatbeltArgv({ mode: 'read-only', root: dir }, ['true'], { tmpdir, reads })
+  t.notOk(ro.some((w) => w.startsWith('KEPT_')), 'read-only writes nothing, so renames nothing: no rule')
+})
+
 t.test('the shim, run here: TMPDIR, arguments as given, a missing command is 127', async (t) => {
   const shim = (words) => words.slice(words.indexOf('--') + 1)
   const ws = seatbeltArgv({ mode: 'workspace-write', root: dir }, ['/bin/sh', '-c', 'printf "%s|%s|%s" "$TMPDIR" "$1" "$2"', 'x', 'a b', '$HOME'], { tmpdir })
