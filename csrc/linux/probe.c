@@ -233,13 +233,11 @@ static bool userns_restricted(void)
 	char c = 0;
 	int fd = open("/proc/sys/kernel/apparmor_restrict_unprivileged_userns",
 		      O_RDONLY | O_CLOEXEC);
+	bool set = fd >= 0 && read(fd, &c, 1) == 1 && c == '1';
 
-	if (fd < 0)
-		return false;
-	if (read(fd, &c, 1) != 1)
-		c = 0;
-	close(fd);
-	return c == '1';
+	if (fd >= 0)
+		close(fd);
+	return set;
 #endif
 }
 
