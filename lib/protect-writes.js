@@ -146,14 +146,16 @@ function scan (d, dev) {
 // .git names that are symbolic links.
 // A directory on another file system than its root's (a mount beneath a
 // writable root: kernel file systems, a tmpfs, another disk) is passed
-// over: the sandboxes make every mount beneath a writable root read-only
-// unless it is a writable root itself, searched in its own turn.
-function findRepositories (roots, directories) {
+// over: the Linux sandboxes make every mount beneath a writable root
+// read-only unless it is a writable root itself, searched in its own turn.
+// Seatbelt's allow covers a mount beneath the workspace as well: with
+// crossMounts the search goes on into it.
+function findRepositories (roots, directories, crossMounts) {
   const gitDirs = []
   const gitFiles = []
   const links = []
   let budget = directories
-  const stack = roots.map((r) => [r, fs.statSync(r).dev])
+  const stack = roots.map((r) => [r, crossMounts ? undefined : fs.statSync(r).dev])
   const seen = new Set()
   while (stack.length > 0) {
     const [d, dev] = stack.pop()
@@ -341,8 +343,8 @@ function configPlaces (gitDir, homes, depth = 0, file = path.join(gitDir, 'confi
 // What git runs from, in every repository under the roots. A git
 // directory without hooks/ gets an empty one (what git init makes), so
 // that the name can be held: otherwise the command could make it.
-function gitPaths (roots, homeDirs, directories) {
-  const { gitDirs, gitFiles, links } = findRepositories(roots, directories)
+function gitPaths (roots, homeDirs, directories, crossMounts) {
+  const { gitDirs, gitFiles, links } = findRepositories(roots, directories, crossMounts)
   if (links.length > 0) throw new ProtectWriteError("a repository's .git is a symbolic link, which a read-only mount cannot hold")
   const dirs = new Set(gitDirs)
   const found = []
@@ -412,10 +414,11 @@ function homesHeld (root, rootId, env = process.env) {
 // { kept: [{ path, id, kind }] read-only (canonical, existing), watched:
 // [[dir, "dev:ino", name]] (missing names of existing directories) }.
 // Throws a ProtectWriteError naming what cannot be held, never a path.
-// (directories: the search's bound, which a test lowers)
-function protectedWrites (names, roots, env = process.env, { directories = MAX_DIRECTORIES } = {}) {
+// (directories: the search's bound, which a test lowers; crossMounts: the
+// search goes into mounts beneath the roots, for Seatbelt)
+function protectedWrites (names, roots, env = process.env, { directories = MAX_DIRECTORIES, crossMounts = false } = {}) {
   try {
-    return gather(names, roots, env, directories)
+    return gather(names, roots, env, directories, crossMounts)
   } catch (err) {
     if (err instanceof ProtectWriteError) throw err
     /* c8 ignore start: a host error while looking (a directory removed
@@ -425,10 +428,10 @@ function protectedWrites (names, roots, env = process.env, { directories = MAX_D
   /* c8 ignore stop */
 }
 
-function gather (names, roots, env, directories) {
+function gather (names, roots, env, directories, crossMounts) {
   const canonical = roots.map((r) => r.root)
   const found = []
-  if (names.includes('git')) found.push(...gitPaths(canonical, homes(env), directories))
+  if (names.includes('git')) found.push(...gitPaths(canonical, homes(env), directories, crossMounts))
   if (names.includes('startup')) {
     for (const r of roots) {
       for (const home of homesHeld(r.root, r.rootId, env)) {

@@ -310,7 +310,8 @@ function protectedWritesOf ({ name, protections: held }, shield, policy, writabl
     return none
   }
   try {
-    return protectedWrites(shield.writes, [policy, ...writable])
+    // (Seatbelt's allow covers the mounts beneath the workspace too)
+    return protectedWrites(shield.writes, [policy, ...writable], process.env, { crossMounts: name === 'seatbelt' })
   } catch (err) {
     /* c8 ignore next */
     if (!(err instanceof ProtectWriteError)) throw err

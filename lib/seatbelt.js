@@ -9,6 +9,7 @@ const os = require('node:os')
 const path = require('node:path')
 const binding = require('./binding')
 const { SandboxUnavailableError } = require('./errors')
+const { LAUNCHER } = require('./vocabulary')
 
 // The words for argv under { mode, root } (root canonical). workspace-write
 // gets a temp directory of its own, made here (0700) under the canonical
@@ -22,7 +23,12 @@ const { SandboxUnavailableError } = require('./errors')
 // root and a protected write or read kept from removal and renaming. check(words), when given, may refuse the
 // whole argv: the temp directory made for it is removed then.
 function seatbeltArgv ({ mode, root }, argv, { tmpdir = os.tmpdir, check = () => {}, reads = [], keepEnv = [], writes = [] } = {}) {
-  const shield = [reads.map((r) => [r.path, r.kind]), keepEnv, mode === 'workspace-write' ? keptWrites(root, writes, reads) : []]
+  const kept = mode === 'workspace-write' ? keptWrites(root, writes, reads) : []
+  if (kept.length > LAUNCHER.seatbeltWritesMax) {
+    throw new SandboxUnavailableError(`the seatbelt backend keeps at most ${LAUNCHER.seatbeltWritesMax} protected paths and directories above them in one call, and this one has ${kept.length}`,
+      { reasons: ['seatbelt: too many protected paths and directories above them'] })
+  }
+  const shield = [reads.map((r) => [r.path, r.kind]), keepEnv, kept]
   if (mode !== 'workspace-write') {
     const words = [...binding.addon.seatbeltArgv(mode, null, null, ...shield), ...argv]
     check(words)
@@ -35,14 +41,14 @@ function seatbeltArgv ({ mode, root }, argv, { tmpdir = os.tmpdir, check = () =>
     // (the code, never the path)
     throw new SandboxUnavailableError(`the seatbelt backend cannot make its temp directory (${err.code})`, { reasons: [`seatbelt: no temp directory under $TMPDIR (${err.code})`] })
   }
-  const words = [...binding.addon.seatbeltArgv(mode, root, temp, ...shield), ...argv]
   try {
+    const words = [...binding.addon.seatbeltArgv(mode, root, temp, ...shield), ...argv]
     check(words)
+    return words
   } catch (err) {
     fs.rmSync(temp, { recursive: true, force: true })
     throw err
   }
-  return words
 }
 
 // [path, keep] pairs: each protected write as 'file' or 'directory', then

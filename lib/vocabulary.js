@@ -110,8 +110,8 @@ const PROBE_FIELDS = Object.freeze([
 // The launcher's protocol: its file name, its one fatal line, its exit
 // statuses before the target runs (125) and when the target cannot be
 // executed (126, 127: the shell's), the --nonce digits, the writable
-// roots, protected reads and kept secret variables one call carries,
-// its mode words.
+// roots, protected reads, Seatbelt's kept paths and kept secret
+// variables one call carries, its mode words.
 const LAUNCHER = Object.freeze({
   name: 'sandy-launcher',
   fatalPrefix: 'sandy-launcher: fatal: ',
@@ -123,6 +123,7 @@ const LAUNCHER = Object.freeze({
   writableRootsMax: 8,
   denyReadsMax: 128,
   protectedWritesMax: 240,
+  seatbeltWritesMax: 992,
   watchesMax: 240,
   keepEnvMax: 32,
   policyMagic: '--sandy-policy-v1',

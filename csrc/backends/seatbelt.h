@@ -44,16 +44,13 @@ typedef enum sandy_seatbelt_kind {
 /* How a protected write is kept (workspace-write only): a file's literal
  * and a directory's subpath unwritable, and a directory above one, or
  * above a protected read, inside the workspace never removed or replaced
- * (renamed away, the object would leave its rule behind). At most twice
- * SANDY_PROTECTED_WRITES_MAX and four times SANDY_DENY_READS_MAX: the
- * objects and the directories above them and above the reads. */
+ * (renamed away, the object would leave its rule behind). At most
+ * SANDY_SEATBELT_WRITES_MAX (core/protocol.h) in one call. */
 typedef enum sandy_seatbelt_keep {
 	SANDY_SEATBELT_KEEP_FILE = 1,
 	SANDY_SEATBELT_KEEP_DIRECTORY,
 	SANDY_SEATBELT_KEEP_ABOVE,
 } sandy_seatbelt_keep;
-#define SANDY_SEATBELT_WRITES_MAX                                            \
-	(2 * SANDY_PROTECTED_WRITES_MAX + 4 * SANDY_DENY_READS_MAX)
 
 /* Which secret-variable pattern a vocabulary.h entry is. */
 typedef enum sandy_secret_match {

@@ -52,6 +52,12 @@
  * call carries at most: the guard's --deny-read words, the launcher's
  * deny_subtrees. */
 #define SANDY_DENY_READS_MAX 128
+/* Seatbelt's kept paths one workspace-write call carries at most: the
+ * protected writes and watched names, and the directories above them and
+ * above the protected reads inside the workspace (backends/seatbelt.h).
+ * The provider refuses a call over it before anything is made. */
+#define SANDY_SEATBELT_WRITES_MAX                                            \
+	(2 * SANDY_PROTECTED_WRITES_MAX + 4 * SANDY_DENY_READS_MAX)
 #define SANDY_PROBE_MAGIC "--sandy-probe-v1"
 
 /* Both levels need Landlock ABI 6 (Linux 6.12): signal and abstract UNIX

@@ -59,25 +59,28 @@
 	"(echo x > \"$3/in\") 2>/dev/null\n"                                 \
 	"ln \"$3/victim\" \"$1/link\" 2>/dev/null\n"                         \
 	"(echo x > \"$1/kept\") 2>/dev/null\n"                               \
+	"(echo x > \"$1/KEPT\") 2>/dev/null\n"                               \
 	"cat \"$3/secret\" >/dev/null 2>&1 && (echo x > \"$1/read\") 2>/dev/null\n" \
 	"exit 0\n"
 
 /* The scratch directory's entries, in the order they are removed: each
  * the base's own or one level below (kept: a protected write, a name not
- * made, as a missing name is kept; secret: a protected read, outside the
+ * made, as a missing name is kept, tried in its case and in capitals;
+ * KEPT: the capitals' own file on a volume that tells case apart; secret: a protected read, outside the
  * workspace, which Seatbelt's default would let be read; both by their
  * rules under workspace-write; read: the script's mark that the secret
  * was read). ws and tmp are empty when the script starts, so that their
  * removal is refused by their own rules, not by their entries. */
 enum {
-	IN_WS, LINK_WS, KEPT, READ, IN_TMP, IN_OUT, VICTIM, SECRET, MOVED,
-	WS, TMP, OUT, ENTRIES
+	IN_WS, LINK_WS, KEPT_CASE, KEPT, READ, IN_TMP, IN_OUT, VICTIM, SECRET,
+	MOVED, WS, TMP, OUT, ENTRIES
 };
 static const char *const names[ENTRIES] = {
-	[IN_WS] = "ws/in",     [LINK_WS] = "ws/link",    [KEPT] = "ws/kept",
-	[READ] = "ws/read",    [IN_TMP] = "tmp/in",      [IN_OUT] = "out/in",
-	[VICTIM] = "out/victim", [SECRET] = "out/secret", [MOVED] = "ws/moved",
-	[WS] = "ws",           [TMP] = "tmp",            [OUT] = "out",
+	[IN_WS] = "ws/in",     [LINK_WS] = "ws/link",    [KEPT_CASE] = "ws/KEPT",
+	[KEPT] = "ws/kept",    [READ] = "ws/read",       [IN_TMP] = "tmp/in",
+	[IN_OUT] = "out/in",   [VICTIM] = "out/victim",  [SECRET] = "out/secret",
+	[MOVED] = "ws/moved",  [WS] = "ws",              [TMP] = "tmp",
+	[OUT] = "out",
 };
 
 /* The paths go to the profile and the script; this process reaches every
@@ -273,8 +276,11 @@ static const char *enforces(sandy_mode mode, const scratch *s)
 		why = "let a write outside the workspace land";
 	else if (exists(s, LINK_WS))
 		why = "let a hard link to a file outside the workspace be made";
+	/* (on a volume that ignores case, KEPT is kept: a missing protected
+	 * name made in another case, .git/COMMONDIR, would be read as it) */
 	else if (exists(s, KEPT))
-		why = "let a write into a protected path land";
+		why = "let a write into a protected path land (in its own or "
+		      "another letter case)";
 	else if (exists(s, READ))
 		why = "let a protected file be read";
 	free(full);

@@ -263,8 +263,8 @@ static void launcher(void)
 	printf("\n// The launcher's protocol: its file name, its one fatal line, its exit\n"
 	       "// statuses before the target runs (125) and when the target cannot be\n"
 	       "// executed (126, 127: the shell's), the --nonce digits, the writable\n"
-	       "// roots, protected reads and kept secret variables one call carries,\n"
-	       "// its mode words.\n"
+	       "// roots, protected reads, Seatbelt's kept paths and kept secret\n"
+	       "// variables one call carries, its mode words.\n"
 	       "const LAUNCHER = Object.freeze({\n");
 	printf("  name: ");
 	js_string(SANDY_LAUNCHER_NAME);
@@ -278,6 +278,7 @@ static void launcher(void)
 	printf("  writableRootsMax: %d,\n", SANDY_WRITABLE_ROOTS_MAX);
 	printf("  denyReadsMax: %d,\n", SANDY_DENY_READS_MAX);
 	printf("  protectedWritesMax: %d,\n", SANDY_PROTECTED_WRITES_MAX);
+	printf("  seatbeltWritesMax: %d,\n", SANDY_SEATBELT_WRITES_MAX);
 	printf("  watchesMax: %d,\n", SANDY_WATCHES_MAX);
 	printf("  keepEnvMax: %d,\n", SANDY_KEEP_ENV_MAX);
 	printf("  policyMagic: ");

@@ -27,6 +27,8 @@ static enum act {
 	NOTHING,   /* no write lands (a profile that refuses the allow) */
 	LEAK_OUT,  /* ... and a write outside lands too */
 	LEAK_KEPT, /* ... and a write into the protected file */
+	CASE,      /* ... and the kept name made in capitals, as a volume that
+		    * tells case apart lets it be */
 	LEAK_READ, /* ... and the protected file is read */
 	FAIL,      /* sandbox-exec ends with 65 (a profile it cannot parse) */
 	SWAP,      /* the scratch's directories swapped for links outside */
@@ -34,7 +36,7 @@ static enum act {
 } act;
 static char outside[256];
 /* the words of the last run: the -D definitions seen */
-static bool saw_protected, saw_kept;
+static bool saw_protected, saw_kept, saw_case;
 /* whether the root and temp directory were empty when the run began */
 static bool empty_at_start;
 
@@ -149,6 +151,9 @@ bool sandy_run_program(char *const argv[], int timeout_ms,
 		touch(out, "in", "x\n");
 	if (act == LEAK_KEPT)
 		touch(ws, "kept", "x\n");
+	if (act == CASE)
+		touch(ws, "KEPT", "x\n");
+	saw_case = strstr(argv[n - 5], "\"$1/KEPT\"") != NULL;
 	if (act == LEAK_READ)
 		touch(ws, "read", "x\n");
 	return true;
@@ -258,6 +263,12 @@ int main(void)
 	       "a write outside that lands: named");
 	expect(LEAK_KEPT, parent, "let a write into a protected path land",
 	       "a protected write's deny missed: named");
+	expect(CASE, parent, NULL,
+	       "the kept name in capitals on a volume that tells case apart: "
+	       "another name, held");
+	tap_check(saw_case,
+		  "the script tries the kept name in capitals (on a volume that "
+		  "ignores case it is the kept name)");
 	expect(LEAK_READ, parent, "let a protected file be read",
 	       "a protected read's deny missed: named");
 	expect(FAIL, parent, "did not run a profile to its end",

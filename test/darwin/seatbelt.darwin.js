@@ -276,6 +276,21 @@ t.test('a directory above a protected file in the workspace cannot be renamed to
   t.match(control.stdout, /token/, 'control: unconfined the rename reads it')
 })
 
+t.test('a missing protected name cannot be made in another letter case', async (t) => {
+  const repoDir = path.join(ws, 'caserepo')
+  t.teardown(() => fs.rmSync(repoDir, { recursive: true, force: true }))
+  t.equal(spawnSync('/usr/bin/git', ['init', '-q', repoDir]).status, 0, '(a repository whose commondir is missing)')
+  fs.writeFileSync(path.join(repoDir, 'probe'), '')
+  const ignoresCase = fs.existsSync(path.join(repoDir, 'PROBE'))
+  fs.rmSync(path.join(repoDir, 'probe'))
+  const made = confined('workspace-write', sh('echo x > "$1/.git/COMMONDIR"', repoDir))
+  const there = fs.readdirSync(path.join(repoDir, '.git')).some((n) => n.toLowerCase() === 'commondir')
+  if (ignoresCase) t.notOk(there, `refused on this volume, which ignores case (${made.stderr.trim()})`)
+  else t.pass('this volume tells case apart: COMMONDIR is another name')
+  fs.rmSync(path.join(repoDir, '.git', 'COMMONDIR'), { force: true })
+  t.equal(unconfined(sh('echo x > "$1/.git/COMMONDIR"', repoDir)).status, 0, 'control: made unconfined')
+})
+
 t.test('the probe\'s check inside this workspace held', async (t) => {
   t.notOk(provider.probe({ workspaceRoot: ws }).warnings.some((w) => /seatbelt/.test(w)), 'no warning for the workspace')
 })

@@ -37,6 +37,12 @@ function bareLayout (dir) {
   fs.mkdirSync(path.join(dir, 'refs'))
   fs.writeFileSync(path.join(dir, 'HEAD'), 'ref: refs/heads/main\n')
 }
+// The binding as a Mac's would answer the probe's check inside a
+// workspace (csrc/darwin/probe.c): held.
+function macBinding () {
+  const real = require('../../lib/binding.js')
+  return Object.create(real, { addon: { value: Object.create(real.addon, { seatbeltVolume: { value: () => null } }) } })
+}
 const rel = (ws, list) => list.map((o) => path.relative(ws, o.path ?? path.join(o[0], o[2]))).sort()
 
 t.test('a repository: its hooks, config and info kept, the names it lacks watched', async (t) => {
@@ -268,7 +274,8 @@ t.test('Seatbelt: each kept path and watched name a rule, the directories above 
   const { ws } = fresh()
   repo(path.join(ws, 'sub'))
   const mocks = {
-    '../../lib/probe.js': { probe: () => ({ backends: { sandy: { usable: false, reason: 'test' }, bwrap: { usable: false, reason: 'test' }, landlock: { usable: false, reason: 'test' }, seatbelt: { usable: true, enforcement: 'partial', reason: 'test' } } }) }
+    '../../lib/probe.js': { probe: () => ({ backends: { sandy: { usable: false, reason: 'test' }, bwrap: { usable: false, reason: 'test' }, landlock: { usable: false, reason: 'test' }, seatbelt: { usable: true, enforcement: 'partial', reason: 'test' } } }) },
+    '../../lib/binding.js': macBinding()
   }
   const { createLocalSandboxProvider } = t.mockRequire('../../lib/provider.js', mocks)
   const c = createLocalSandboxProvider({ backend: 'seatbelt' }).confine(['true'], { mode: 'workspace-write', workspaceRoot: ws })
@@ -278,6 +285,39 @@ t.test('Seatbelt: each kept path and watched name a rule, the directories above 
   t.match(c.argv[2], `(literal (param "${param(path.join(ws, 'sub/.git/commondir'))}"))`, 'a missing commondir by its literal path')
   t.match(c.argv[2], `(deny file-write-unlink file-write-create\n  (literal (param "${param(path.join(ws, 'sub/.git'))}"))`, 'the .git above them never removed or replaced')
   t.match(c.argv[2], `(deny file-write-unlink file-write-create\n  (literal (param "${param(path.join(ws, 'sub'))}"))`, 'nor the directory above it')
+})
+
+t.test('Seatbelt: a repository on a mount beneath the workspace is kept as well', async (t) => {
+  // (Seatbelt's allow covers a mount beneath the workspace; the Linux
+  // sandboxes make it read-only, so their search passes it over)
+  const { ws, roots } = fresh()
+  repo(path.join(ws, 'top'))
+  fs.mkdirSync(path.join(ws, 'mnt'))
+  const child = `const { protectedWrites } = require(process.argv[1])
+    const roots = JSON.parse(process.argv[2])
+    const out = {}
+    for (const crossMounts of [false, true]) out[crossMounts] = protectedWrites(['git'], roots, { HOME: '/nonexistent' }, { crossMounts }).kept.map((o) => o.path)
+    process.stdout.write(JSON.stringify(out))`
+  const script = 'mount -t tmpfs none "$1/mnt" && git -C "$1/mnt" init -q inner && exec "$2" -e "$3" "$4" "$5"'
+  const r = spawnSync('unshare', [...(process.getuid() === 0 ? [] : ['-r']), '-m', '--propagation', 'private', 'sh', '-c', script, 'sh', ws, process.execPath, child,
+    path.join(__dirname, '..', '..', 'lib', 'protect-writes.js'), JSON.stringify(roots)], { env: gitEnv, encoding: 'utf8' })
+  t.equal(r.status, 0, r.stderr)
+  const kept = JSON.parse(r.stdout)
+  const inner = path.join(ws, 'mnt', 'inner', '.git', 'hooks')
+  t.ok(kept.true.includes(inner), 'crossMounts: the repository on the mount has its hooks kept')
+  t.notOk(kept.false.includes(inner), 'without it (the Linux sandboxes, whose mounts beneath are read-only) it is passed over')
+  t.ok(kept.false.includes(path.join(ws, 'top', '.git', 'hooks')) && kept.true.includes(path.join(ws, 'top', '.git', 'hooks')), 'the workspace\'s own repository either way')
+  // the provider asks for it under Seatbelt alone
+  const real = require('../../lib/protect-writes.js')
+  const asked = []
+  const spy = { ...real, protectedWrites: (n, r, e, o) => { asked.push(o.crossMounts); return real.protectedWrites(n, r, e, o) } }
+  for (const backend of ['seatbelt', 'sandy']) {
+    const backends = { sandy: { usable: false, reason: 'test' }, bwrap: { usable: false, reason: 'test' }, landlock: { usable: false, reason: 'test' }, seatbelt: { usable: false, reason: 'test' } }
+    backends[backend] = { usable: true, enforcement: backend === 'sandy' ? 'full' : 'partial', reason: 'test' }
+    const { createLocalSandboxProvider } = t.mockRequire('../../lib/provider.js', { '../../lib/probe.js': { probe: () => ({ backends }) }, '../../lib/protect-writes.js': spy, '../../lib/binding.js': macBinding() })
+    createLocalSandboxProvider({ backend }).confine(['true'], { mode: 'workspace-write', workspaceRoot: ws })
+  }
+  t.same(asked, [true, false], 'Seatbelt searches into mounts; the sandy backend does not')
 })
 
 t.test("the addon's words refuse malformed protected writes, naming what they take", async (t) => {

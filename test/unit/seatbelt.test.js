@@ -65,6 +65,20 @@ t.test('workspace-write: the directories above a protected read inside the works
   t.notOk(ro.some((w) => w.startsWith('KEPT_')), 'read-only writes nothing, so renames nothing: no rule')
 })
 
+t.test('over the kept paths\' bound: refused, naming the bound, leaving no temp directory', async (t) => {
+  const { LAUNCHER } = require('../../lib/vocabulary.js')
+  const own = fs.mkdtempSync(path.join(dir, 'bound-'))
+  const writes = Array.from({ length: LAUNCHER.seatbeltWritesMax + 1 }, (_, i) => ({ path: path.join(dir, `k${i}`), kind: 'file' }))
+  const err = t.throws(() => seatbeltArgv({ mode: 'workspace-write', root: dir }, ['true'], { tmpdir: () => own, writes }), { code: 'SANDBOX_UNAVAILABLE' })
+  t.match(err.message, `at most ${LAUNCHER.seatbeltWritesMax}`)
+  t.same(fs.readdirSync(own), [], 'nothing made')
+  const at = seatbeltArgv({ mode: 'workspace-write', root: dir }, ['true'], { tmpdir: () => own, writes: writes.slice(1) })
+  t.equal(at.filter((w) => w.startsWith('KEPT_')).length, LAUNCHER.seatbeltWritesMax, 'control: at the bound, every one a parameter')
+  // an error of the addon's own removes the temp directory too
+  t.throws(() => seatbeltArgv({ mode: 'workspace-write', root: dir }, ['true'], { tmpdir: () => own, writes: [{ path: 'relative', kind: 'file' }] }))
+  t.equal(fs.readdirSync(own).length, 1, 'only the accepted call\'s temp directory is left')
+})
+
 t.test('the shim, run here: TMPDIR, arguments as given, a missing command is 127', async (t) => {
   const shim = (words) => words.slice(words.indexOf('--') + 1)
   const ws = seatbeltArgv({ mode: 'workspace-write', root: dir }, ['/bin/sh', '-c', 'printf "%s|%s|%s" "$TMPDIR" "$1" "$2"', 'x', 'a b', '$HOME'], { tmpdir })
