@@ -298,9 +298,11 @@ t.test('Seatbelt: a repository on a mount beneath the workspace is kept as well'
     const out = {}
     for (const crossMounts of [false, true]) out[crossMounts] = protectedWrites(['git'], roots, { HOME: '/nonexistent' }, { crossMounts }).kept.map((o) => o.path)
     process.stdout.write(JSON.stringify(out))`
-  const script = 'mount -t tmpfs none "$1/mnt" && git -C "$1/mnt" init -q inner && exec "$2" -e "$3" "$4" "$5"'
-  const r = spawnSync('unshare', [...(process.getuid() === 0 ? [] : ['-r']), '-m', '--propagation', 'private', 'sh', '-c', script, 'sh', ws, process.execPath, child,
-    path.join(__dirname, '..', '..', 'lib', 'protect-writes.js'), JSON.stringify(roots)], { env: gitEnv, encoding: 'utf8' })
+  // (node's words last and whole: the sanitizer stage inserts its preload
+  // after node's path)
+  const script = 'mount -t tmpfs none "$1/mnt" && git -C "$1/mnt" init -q inner && shift && exec "$@"'
+  const r = spawnSync('unshare', [...(process.getuid() === 0 ? [] : ['-r']), '-m', '--propagation', 'private', 'sh', '-c', script, 'sh', ws,
+    process.execPath, '-e', child, path.join(__dirname, '..', '..', 'lib', 'protect-writes.js'), JSON.stringify(roots)], { env: gitEnv, encoding: 'utf8' })
   t.equal(r.status, 0, r.stderr)
   const kept = JSON.parse(r.stdout)
   const inner = path.join(ws, 'mnt', 'inner', '.git', 'hooks')
