@@ -20,8 +20,9 @@ const { LAUNCHER } = require('./vocabulary')
 // rule of its kind; keepEnv: the secret variables the shim leaves; writes:
 // the protected writes (lib/protect-writes.js's objects), each kept
 // unwritable; under workspace-write every directory between the workspace
-// root and a protected write or read kept from removal and renaming. check(words), when given, may refuse the
-// whole argv: the temp directory made for it is removed then.
+// root and a protected write or read kept from removal and renaming.
+// check(words), when given, may refuse the whole argv: the temp directory
+// made for it is removed then.
 function seatbeltArgv ({ mode, root }, argv, { tmpdir = os.tmpdir, check = () => {}, reads = [], keepEnv = [], writes = [] } = {}) {
   const kept = mode === 'workspace-write' ? keptWrites(root, writes, reads) : []
   if (kept.length > LAUNCHER.seatbeltWritesMax) {
