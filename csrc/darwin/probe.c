@@ -66,11 +66,12 @@
 /* The scratch directory's entries, in the order they are removed: each
  * the base's own or one level below (kept: a protected write, a name not
  * made, as a missing name is kept, tried in its case and in capitals;
- * KEPT: the capitals' own file on a volume that tells case apart; secret: a protected read, outside the
- * workspace, which Seatbelt's default would let be read; both by their
- * rules under workspace-write; read: the script's mark that the secret
- * was read). ws and tmp are empty when the script starts, so that their
- * removal is refused by their own rules, not by their entries. */
+ * KEPT: the capitals' own file on a volume that tells case apart; secret:
+ * a protected read, outside the workspace, which Seatbelt's default would
+ * let be read; both by their rules under workspace-write; read: the
+ * script's mark that the secret was read). ws and tmp are empty when the
+ * script starts, so that their removal is refused by their own rules, not
+ * by their entries. */
 enum {
 	IN_WS, LINK_WS, KEPT_CASE, KEPT, READ, IN_TMP, IN_OUT, VICTIM, SECRET,
 	MOVED, WS, TMP, OUT, ENTRIES
