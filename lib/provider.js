@@ -388,16 +388,10 @@ function holderIds (program) {
 // could miss the profile's allow or a deny only there. A check that held
 // is kept for the canonical root and its identity in this process; one
 // that did not (a full disk, a timeout) is asked again at the next call.
-// null when it held, else why.
+// null when it held, else why. (rootId: the root's "dev:ino")
 const volumes = new Set()
-function volumeVerdict (root) {
-  let st
-  try {
-    st = fs.statSync(root, { bigint: true })
-  } catch (err) {
-    return `could not be tried: the workspace root cannot be read (${err.code})`
-  }
-  const key = `${st.dev}:${st.ino}:${root}`
+function volumeVerdict (root, rootId) {
+  const key = `${rootId}:${root}`
   if (volumes.has(key)) return null
   const why = binding.addon.seatbeltVolume(Buffer.from(root))
   if (why === null) volumes.add(key)
@@ -416,7 +410,7 @@ function seatbeltConfine (verdict, writableRoots, policy, argv, reads, keepEnv, 
     if (SEATBELT_PROGRAMS.some((p) => holderIds(p).has(policy.rootId))) {
       throw new SandboxUnavailableError('sandbox-exec or the shell its shim runs lies inside the workspace', { reasons: ['seatbelt: the workspace root holds sandbox-exec or the shell its shim runs'] })
     }
-    const why = volumeVerdict(policy.root)
+    const why = volumeVerdict(policy.root, policy.rootId)
     if (why !== null) throw new SandboxUnavailableError(VOLUME_REFUSED, { reasons: [`seatbelt: ${SEATBELT_PROGRAMS[0]} ${why} in this workspace`] })
   }
   // (the size checked before the words are handed back, so a refused argv
@@ -562,7 +556,8 @@ function createLocalSandboxProvider (options = {}) {
         throw new TypeError('options.workspaceRoot must be an absolute path')
       }
       report.warnings = workspaceWarnings(workspaceRoot)
-      const why = r.selected === 'seatbelt' ? volumeVerdict(fs.realpathSync.native(workspaceRoot)) : null
+      const ws = r.selected === 'seatbelt' ? resolveDirectory(workspaceRoot, (why) => new RangeError(`options.workspaceRoot ${why}`)) : null
+      const why = ws !== null ? volumeVerdict(ws.root, ws.rootId) : null
       if (why !== null) report.warnings.push(`${VOLUME_REFUSED} (${SEATBELT_PROGRAMS[0]} ${why} there): confine refuses workspace-write in it`)
     }
     return structuredClone(report)
