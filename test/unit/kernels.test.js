@@ -9,7 +9,7 @@ const t = require('tap')
 const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
-const { stanza, dependsOf, resolveKernel, smokeSummary, kernelLine, hostProblems, unfinished, LIST } = require('../../scripts/kernels.js')
+const { stanza, dependsOf, resolveKernel, smokeSummary, kernelLine, hostProblems, unfinished, panickedBeforeBoot, LIST } = require('../../scripts/kernels.js')
 
 // An apt of canned `apt-cache show` answers; a missing one fails as
 // apt-cache does.
@@ -93,4 +93,13 @@ t.test('a guest\'s test file that never finished is named, with its last lines',
   fs.writeFileSync(path.join(dir, 'test__confinement__hangs.test.js.tap'), 'TAP version 14\n# Subtest: waits forever\n')
   t.same(unfinished(dir), [['test/confinement/hangs.test.js', ['TAP version 14', '# Subtest: waits forever', '']]])
   t.same(unfinished(path.join(dir, 'none')), [], 'no streams (the guest never ran a file): none')
+})
+
+t.test('a kernel that panicked while booting is booted once more; nothing else is', async (t) => {
+  // (the console of the replay at e585fe7: the newest kernel under TCG)
+  const crashed = '[    1.114909]  ? __pfx_kthread+0x10/0x10\n[    1.116246] Kernel panic - not syncing: Fatal exception in interrupt\n[    2.567713] Shutting down cpus with NMI\n'
+  t.equal(panickedBeforeBoot(crashed), true)
+  t.equal(panickedBeforeBoot('Kernel panic - not syncing: VFS: Unable to mount root fs\n'), true, 'without timestamps too')
+  t.equal(panickedBeforeBoot('[    0.5] Run /init as init process\nkernel-guest: fatal: no checkout\n'), false, 'a guest that fails on its own is not booted again')
+  t.equal(panickedBeforeBoot('# a test named "Kernel panic - not syncing" printed mid-line: Kernel panic - not syncing\n'), false, 'only a line the kernel starts')
 })
