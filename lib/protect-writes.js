@@ -12,6 +12,7 @@ const { LAUNCHER } = require('./vocabulary')
 const { isWithin } = require('./paths')
 const { ancestorIds } = require('./launcher-copy')
 const { homes: readHomes, settled } = require('./protect')
+const { own } = require('./own')
 
 // In every git directory (a repository's .git, a bare repository, each
 // submodule's under modules/, each worktree's under worktrees/): [name,
@@ -416,7 +417,10 @@ function homesHeld (root, rootId, env = process.env) {
 // Throws a ProtectWriteError naming what cannot be held, never a path.
 // (directories: the search's bound, which a test lowers; crossMounts: the
 // search goes into mounts beneath the roots, for Seatbelt)
-function protectedWrites (names, roots, env = process.env, { directories = MAX_DIRECTORIES, crossMounts = false } = {}) {
+function protectedWrites (names, roots, env = process.env, options = {}) {
+  // (own properties only: a polluted prototype widens or narrows no search)
+  const directories = own(options, 'directories') ?? MAX_DIRECTORIES
+  const crossMounts = own(options, 'crossMounts') === true
   try {
     return gather(names, roots, env, directories, crossMounts)
   } catch (err) {
